@@ -1,0 +1,120 @@
+package core
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/soapwire/soapwire/core/internal/xmltok"
+)
+
+// WS-Addressing 1.0.
+const (
+	NamespaceAddressing = "http://www.w3.org/2005/08/addressing"
+	// AnonymousAddress as ReplyTo means "answer on this transport's back-channel".
+	AnonymousAddress = "http://www.w3.org/2005/08/addressing/anonymous"
+	// NoneAddress as ReplyTo or FaultTo means "send nothing back".
+	NoneAddress = "http://www.w3.org/2005/08/addressing/none"
+)
+
+// addressing reports whether m's fields call for WS-Addressing headers: an
+// ID, a RelatesTo or an address. An Action alone travels in the transport
+// (SOAPAction, the action parameter) and is written only alongside them.
+func (m *Message) addressing() bool {
+	return m.ID != "" || m.RelatesTo != "" || m.To != "" || m.ReplyTo != "" || m.FaultTo != ""
+}
+
+func (m *Message) addressingHeaders(envPrefix string) *headerExtra {
+	if !m.addressing() {
+		return nil
+	}
+	p := defaultAddressingPrefix
+	if envPrefix == p {
+		p = "wsa1"
+	}
+	return &headerExtra{prefix: p, space: NamespaceAddressing, write: func(x *xmlWriter) {
+		for _, f := range [...]struct{ local, value string }{
+			{"To", m.To}, {"Action", m.Action}, {"MessageID", m.ID}, {"RelatesTo", m.RelatesTo},
+		} {
+			if f.value != "" {
+				x.element(p, f.local, "", f.value)
+			}
+		}
+		for _, f := range [...]struct{ local, value string }{{"ReplyTo", m.ReplyTo}, {"FaultTo", m.FaultTo}} {
+			if f.value != "" {
+				x.open(p, f.local)
+				x.element(p, "Address", "", f.value)
+				x.close(p, f.local)
+			}
+		}
+	}}
+}
+
+// takeAddressing moves the WS-Addressing 1.0 headers into m's fields.
+func (m *Message) takeAddressing() error {
+	env := m.Envelope
+	kept := env.Headers[:0]
+	for _, b := range env.Headers {
+		if b.Name.Space != NamespaceAddressing {
+			kept = append(kept, b)
+			continue
+		}
+		var dst *string
+		epr := false
+		switch b.Name.Local {
+		case "To":
+			dst = &m.To
+		case "Action":
+			dst = &m.Action
+		case "MessageID":
+			dst = &m.ID
+		case "RelatesTo":
+			dst = &m.RelatesTo
+		case "ReplyTo":
+			dst, epr = &m.ReplyTo, true
+		case "FaultTo":
+			dst, epr = &m.FaultTo, true
+		default:
+			kept = append(kept, b)
+			continue
+		}
+		v, err := addressingValue(b.XML, epr)
+		if err != nil {
+			return &Fault{Code: CodeSender, Version: env.Version, Reason: "malformed wsa:" + b.Name.Local + " header", Cause: err}
+		}
+		*dst = v
+	}
+	env.Headers = kept
+	return nil
+}
+
+// addressingValue returns the text of a block, or of its wsa:Address child
+// for an endpoint reference.
+func addressingValue(raw []byte, epr bool) (string, error) {
+	r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
+	var text []byte
+	inAddr := !epr
+	for {
+		t, err := r.Next()
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			return "", err
+		}
+		switch t.Kind {
+		case xmltok.StartElement:
+			if epr && r.Depth() == 2 && t.Name.Space == NamespaceAddressing && t.Name.Local == "Address" {
+				inAddr = true
+			}
+		case xmltok.EndElement:
+			if epr && r.Depth() == 1 {
+				inAddr = false
+			}
+		case xmltok.CharData:
+			if inAddr && (r.Depth() == 1 && !epr || r.Depth() == 2 && epr) {
+				text = append(text, t.Text...)
+			}
+		}
+	}
+	return trimSpace(string(text)), nil
+}

@@ -1,0 +1,367 @@
+package core
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/soapwire/soapwire/core/internal/xmltok"
+)
+
+// Body is the SOAP Body. An inbound body is a stream: its first child's name
+// is known as soon as the envelope's header has been read, and the rest is
+// read from the transport when the body is consumed, once, by Token, Decode,
+// WriteTo or Discard. Buffer it (WriteTo a bytes.Buffer, then RawBody) to use
+// it twice. Errors found while streaming (malformed XML, elements after the
+// Body, content after the Envelope) are Sender faults.
+//
+// Outbound bodies come from RawBody, ValueBody, StreamBody or FaultBody; the
+// zero Body is empty.
+type Body struct {
+	src *bodySource
+}
+
+type bodySource struct {
+	name   xml.Name
+	named  bool
+	fault  *Fault
+	in     *inbound
+	raw    []byte
+	value  any
+	stream func(w io.Writer) error
+	toks   *inbound // Token/Decode over an outbound body
+}
+
+// RawBody is a body whose children are the given XML. Prefixes it uses must
+// be declared in it.
+func RawBody(children []byte) Body { return Body{&bodySource{raw: children}} }
+
+// ValueBody is a body holding v marshalled by encoding/xml.
+func ValueBody(v any) Body { return Body{&bodySource{value: v}} }
+
+// StreamBody is a body written by fn as it goes: fn writes the children's XML
+// to w. name is the first child's name, reported by Name for routing.
+func StreamBody(name xml.Name, fn func(w io.Writer) error) Body {
+	return Body{&bodySource{name: name, named: true, stream: fn}}
+}
+
+// FaultBody is a body holding f, written in the envelope's version.
+func FaultBody(f *Fault) Body {
+	return Body{&bodySource{fault: f, name: xml.Name{Space: "", Local: "Fault"}, named: true}}
+}
+
+// fault is the body's Fault or nil.
+func (b Body) faultOf() *Fault {
+	if b.src == nil {
+		return nil
+	}
+	return b.src.fault
+}
+
+// Fault returns the fault the body holds, or nil.
+func (b Body) Fault() *Fault { return b.faultOf() }
+
+// Name returns the first child's name; the zero Name for an empty body. For
+// a fault body it is the Fault element of the envelope's version (Space is
+// "" until written or read).
+func (b Body) Name() xml.Name {
+	s := b.src
+	if s == nil {
+		return xml.Name{}
+	}
+	if !s.named {
+		s.named = true
+		raw, err := s.bytes()
+		if err == nil {
+			r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
+			for {
+				t, err := r.Next()
+				if err != nil {
+					break
+				}
+				if t.Kind == xmltok.StartElement {
+					s.name = xml.Name{Space: t.Name.Space, Local: t.Name.Local}
+					break
+				}
+			}
+		}
+	}
+	return s.name
+}
+
+// IsEmpty reports whether the body has no content at all.
+func (b Body) IsEmpty() bool {
+	s := b.src
+	return s == nil || (s.fault == nil && s.in == nil && s.raw == nil && s.value == nil && s.stream == nil) ||
+		(s.in != nil && s.in.empty)
+}
+
+// bytes returns an outbound body's XML (a value is marshalled once).
+func (s *bodySource) bytes() ([]byte, error) {
+	switch {
+	case s.raw != nil:
+		return s.raw, nil
+	case s.value != nil:
+		raw, err := xml.Marshal(s.value)
+		if err != nil {
+			return nil, fmt.Errorf("core: body: %w", err)
+		}
+		s.raw, s.value = raw, nil
+		return raw, nil
+	case s.stream != nil:
+		var buf bytes.Buffer
+		if err := s.stream(&buf); err != nil {
+			return nil, err
+		}
+		s.raw, s.stream = buf.Bytes(), nil
+		return s.raw, nil
+	}
+	return nil, nil
+}
+
+// tokens returns the token stream of the body's children.
+func (b Body) tokens() (*inbound, error) {
+	s := b.src
+	if s == nil {
+		return &inbound{done: true, empty: true}, nil
+	}
+	if s.in != nil {
+		return s.in, nil
+	}
+	if s.toks == nil {
+		raw, err := s.bytes()
+		if err != nil {
+			return nil, err
+		}
+		s.toks = newFragment(raw)
+	}
+	return s.toks, nil
+}
+
+// Token returns the next token of the body's children, namespace-resolved
+// as (*xml.Decoder).Token returns them, and io.EOF after the last. The first
+// start tag of each child carries xmlns attributes for every prefix in scope,
+// so QName values (xsi:type="xsd:int") can be resolved. Body implements
+// xml.TokenReader: xml.NewTokenDecoder(body) decodes it into Go values.
+func (b Body) Token() (xml.Token, error) {
+	in, err := b.tokens()
+	if err != nil {
+		return nil, err
+	}
+	t, scope, err := in.next()
+	if err != nil {
+		return nil, err
+	}
+	return convertToken(t, scope), nil
+}
+
+// Decode decodes the first child of the body into v with encoding/xml,
+// streaming.
+func (b Body) Decode(v any) error {
+	if f := b.faultOf(); f != nil {
+		return f
+	}
+	err := xml.NewTokenDecoder(b).Decode(v)
+	if err == nil {
+		return nil
+	}
+	var f *Fault
+	if errors.As(err, &f) {
+		return f
+	}
+	return &Fault{Code: CodeSender, Reason: "the body does not fit the expected value: " + err.Error(), Cause: err}
+}
+
+// WriteTo copies the body's children to w as namespace-complete XML.
+func (b Body) WriteTo(w io.Writer) (int64, error) {
+	x := newXMLWriter(w)
+	err := b.write(x, 0, "")
+	if ferr := x.flush(); err == nil {
+		err = ferr
+	}
+	return x.n, err
+}
+
+// Discard reads the rest of an inbound body, checking it, and drops it.
+func (b Body) Discard() error {
+	if b.src == nil || b.src.in == nil {
+		return nil
+	}
+	in := b.src.in
+	for {
+		_, _, err := in.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// write writes the body's children. v and prefix are the envelope's version
+// and prefix (used by a fault body); v == 0 writes a fault in its own version.
+func (b Body) write(x *xmlWriter, v Version, prefix string) error {
+	s := b.src
+	if s == nil {
+		return nil
+	}
+	switch {
+	case s.fault != nil:
+		if v == 0 {
+			v = s.fault.Version.orV11()
+		}
+		if prefix == "" {
+			prefix = defaultEnvelopePrefix
+			writeFault(x, s.fault, v, prefix, true)
+		} else {
+			writeFault(x, s.fault, v, prefix, false)
+		}
+		return x.err
+	case s.in != nil:
+		return s.in.copyTo(x)
+	case s.stream != nil:
+		x.closeStart()
+		if err := s.stream(x); err != nil {
+			return err
+		}
+		return x.err
+	}
+	raw, err := s.bytes()
+	if err != nil {
+		return err
+	}
+	x.Write(raw)
+	return x.err
+}
+
+// inbound is the token stream of a body's children.
+type inbound struct {
+	r       *xmltok.Reader
+	v       Version
+	depth   int            // reader depth inside the Body element
+	first   *xmltok.Token  // the first child's start tag, already read
+	scope   []xmltok.NS    // scratch for namespace completion
+	nchild  int            // children started
+	done    bool           // the Body (or fragment) has ended
+	empty   bool           // nothing in it
+	err     error          // sticky
+	finish  func() error   // checks what follows the Body
+	wrapErr func(error) error
+}
+
+// next returns the next token, with the full scope for the start tag of a
+// child of the Body (nil otherwise).
+func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
+	if in.err != nil {
+		return nil, nil, in.err
+	}
+	if in.done {
+		return nil, nil, io.EOF
+	}
+	var t *xmltok.Token
+	if in.first != nil {
+		t, in.first = in.first, nil
+	} else {
+		var err error
+		if t, err = in.r.Next(); err != nil {
+			if err == io.EOF && in.finish == nil { // a fragment ends at EOF
+				in.done = true
+				return nil, nil, io.EOF
+			}
+			in.err = in.wrapErr(err)
+			return nil, nil, in.err
+		}
+	}
+	d := in.r.Depth()
+	switch t.Kind {
+	case xmltok.EndElement:
+		if d < in.depth {
+			in.done = true
+			if in.finish != nil {
+				if err := in.finish(); err != nil {
+					in.err = err
+					return nil, nil, err
+				}
+			}
+			return nil, nil, io.EOF
+		}
+	case xmltok.StartElement:
+		if d == in.depth+1 {
+			in.nchild++
+			if in.nchild > 1 && t.Name.Local == "Fault" && t.Name.Space == in.v.Namespace() && in.v != 0 {
+				in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"}
+				return nil, nil, in.err
+			}
+			in.scope = in.r.InScope(in.scope[:0])
+			return t, in.scope, nil
+		}
+	case xmltok.CharData:
+		if d == in.depth && !xmltok.IsSpace(t.Text) {
+			in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"}
+			return nil, nil, in.err
+		}
+	}
+	return t, nil, nil
+}
+
+func (in *inbound) copyTo(x *xmlWriter) error {
+	for {
+		t, scope, err := in.next()
+		if err == io.EOF {
+			return x.err
+		}
+		if err != nil {
+			return err
+		}
+		if t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
+			continue // whitespace between children is not content
+		}
+		x.token(t, scope)
+		if x.err != nil {
+			return x.err
+		}
+	}
+}
+
+// newFragment streams the top-level elements of raw XML (an outbound body).
+func newFragment(raw []byte) *inbound {
+	// Wrap in a synthetic root so several children and text are allowed.
+	src := io.MultiReader(bytes.NewReader([]byte("<_>")), bytes.NewReader(raw), bytes.NewReader([]byte("</_>")))
+	r := xmltok.NewReader(src, Limits{}.resolved().tokenizer())
+	in := &inbound{r: r, depth: 1, wrapErr: func(err error) error { return fmt.Errorf("core: body: %w", err) }}
+	if _, err := r.Next(); err != nil {
+		in.err = in.wrapErr(err)
+	}
+	return in
+}
+
+func convertToken(t *xmltok.Token, scope []xmltok.NS) xml.Token {
+	switch t.Kind {
+	case xmltok.StartElement:
+		decls := t.NS
+		if scope != nil {
+			decls = scope
+		}
+		attrs := make([]xml.Attr, 0, len(decls)+len(t.Attr))
+		for _, d := range decls {
+			if d.Prefix == "" {
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: d.URI})
+			} else {
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: d.Prefix}, Value: d.URI})
+			}
+		}
+		for _, a := range t.Attr {
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: a.Name.Space, Local: a.Name.Local}, Value: a.Value})
+		}
+		return xml.StartElement{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}, Attr: attrs}
+	case xmltok.EndElement:
+		return xml.EndElement{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}}
+	case xmltok.CharData:
+		return xml.CharData(bytes.Clone(t.Text))
+	default:
+		return xml.Comment(bytes.Clone(t.Text))
+	}
+}

@@ -1,0 +1,61 @@
+package core
+
+import "github.com/soapwire/soapwire/core/internal/xmltok"
+
+// Limits bound what ReadEnvelope accepts. A zero field takes its default (see
+// DefaultLimits); a negative field means no limit. Raise MaxBytes to pass
+// large documents: the body is streamed, so memory does not grow with it.
+type Limits struct {
+	MaxBytes       int64 // the whole envelope, in bytes (default 16 MiB)
+	MaxHeaderBytes int64 // the Header element and its blocks, and a Fault (default 64 KiB)
+	MaxDepth       int   // element nesting, Envelope included (default 128)
+	MaxAttrs       int   // attributes per element, namespace declarations excluded (default 64)
+	MaxNSDecls     int   // namespace declarations per element (default 32)
+	MaxNameLen     int   // bytes in a prefix or local name (default 256)
+}
+
+// DefaultLimits returns the limits a zero Limits stands for.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBytes:       16 << 20,
+		MaxHeaderBytes: 64 << 10,
+		MaxDepth:       128,
+		MaxAttrs:       64,
+		MaxNSDecls:     32,
+		MaxNameLen:     256,
+	}
+}
+
+// Unlimited returns Limits with every bound switched off. Use it only for
+// input you trust.
+func Unlimited() Limits {
+	return Limits{MaxBytes: -1, MaxHeaderBytes: -1, MaxDepth: -1, MaxAttrs: -1, MaxNSDecls: -1, MaxNameLen: -1}
+}
+
+// resolved fills zero fields with defaults and turns negative ones into 0
+// (no limit), the tokenizer's convention.
+func (l Limits) resolved() Limits {
+	d := DefaultLimits()
+	pick64 := func(v, def int64) int64 {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return 0
+		}
+		return v
+	}
+	pick := func(v, def int) int { return int(pick64(int64(v), int64(def))) }
+	return Limits{
+		MaxBytes:       pick64(l.MaxBytes, d.MaxBytes),
+		MaxHeaderBytes: pick64(l.MaxHeaderBytes, d.MaxHeaderBytes),
+		MaxDepth:       pick(l.MaxDepth, d.MaxDepth),
+		MaxAttrs:       pick(l.MaxAttrs, d.MaxAttrs),
+		MaxNSDecls:     pick(l.MaxNSDecls, d.MaxNSDecls),
+		MaxNameLen:     pick(l.MaxNameLen, d.MaxNameLen),
+	}
+}
+
+func (l Limits) tokenizer() xmltok.Limits {
+	return xmltok.Limits{MaxBytes: l.MaxBytes, MaxDepth: l.MaxDepth, MaxAttrs: l.MaxAttrs, MaxNSDecls: l.MaxNSDecls, MaxNameLen: l.MaxNameLen}
+}

@@ -1,0 +1,115 @@
+package core
+
+import (
+	"crypto/rand"
+	"fmt"
+	"io"
+)
+
+// Message is an envelope with what the transport and the WS-Addressing
+// headers say about it. Bindings fill Action, ID and the addresses from what
+// their transport knows, but the envelope stays the unit of truth: when a
+// Message is written, its addressing fields become WS-Addressing 1.0 headers.
+type Message struct {
+	Envelope  *Envelope
+	Action    string // SOAPAction / 1.2 action parameter / wsa:Action
+	ID        string // wsa:MessageID
+	RelatesTo string // wsa:RelatesTo (reply relationship)
+	To        string // wsa:To: where the message goes (https://…, mailto:…, ftp://host/dir, nats:subject)
+	ReplyTo   string // wsa:ReplyTo address; AnonymousAddress = the back-channel, NoneAddress = no reply
+	FaultTo   string // wsa:FaultTo address
+	// Meta holds binding properties, prefixed by binding: "smtp.message-id",
+	// "http.status". Never written into the envelope.
+	Meta map[string]string
+}
+
+// NewMessage returns a message of version v with the given body.
+func NewMessage(v Version, body Body) *Message {
+	return &Message{Envelope: &Envelope{Version: v, Body: body}}
+}
+
+// ReadMessage reads an envelope (see ReadEnvelope) and moves its
+// WS-Addressing 1.0 headers into the Message fields.
+func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
+	env, err := ReadEnvelope(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	m := &Message{Envelope: env}
+	if err := m.takeAddressing(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Version is the envelope's version (0 without an envelope).
+func (m *Message) Version() Version {
+	if m == nil || m.Envelope == nil {
+		return 0
+	}
+	return m.Envelope.Version
+}
+
+// Body returns the envelope's body.
+func (m *Message) Body() Body {
+	if m == nil || m.Envelope == nil {
+		return Body{}
+	}
+	return m.Envelope.Body
+}
+
+// Fault returns the fault the body holds, or nil.
+func (m *Message) Fault() *Fault { return m.Body().Fault() }
+
+// SetMeta sets a binding property, allocating Meta when needed.
+func (m *Message) SetMeta(key, value string) {
+	if m.Meta == nil {
+		m.Meta = make(map[string]string)
+	}
+	m.Meta[key] = value
+}
+
+// Reply returns a message of the same version answering m: RelatesTo is m's
+// ID and, when m has one, the reply gets a fresh ID.
+func (m *Message) Reply(body Body) *Message {
+	r := NewMessage(m.Version(), body)
+	r.RelatesTo = m.ID
+	if m.ID != "" {
+		r.ID = NewMessageID()
+	}
+	return r
+}
+
+// FaultReply returns the fault message answering m (version of m, RelatesTo
+// m's ID); use it to send a fault where a reply would go.
+func (m *Message) FaultReply(f *Fault) *Message {
+	return m.Reply(FaultBody(f))
+}
+
+// WriteTo writes the envelope with the addressing headers.
+func (m *Message) WriteTo(w io.Writer) (int64, error) {
+	return m.Write(w, WriteOptions{})
+}
+
+// Write writes the envelope with the addressing headers, with options.
+func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
+	env := m.Envelope
+	if env == nil {
+		env = &Envelope{}
+	}
+	x := newXMLWriter(w)
+	err := writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
+	if ferr := x.flush(); err == nil {
+		err = ferr
+	}
+	return x.n, err
+}
+
+// NewMessageID returns a fresh "urn:uuid:…" message id (a random UUID).
+func NewMessageID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

@@ -1,0 +1,346 @@
+package core
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/soapwire/soapwire/core/internal/xmltok"
+)
+
+// ErrTooLarge is in the chain of the fault ReadEnvelope returns when the
+// envelope is larger than Limits.MaxBytes (a binding answers 413 or the like).
+var ErrTooLarge = xmltok.ErrTooLarge
+
+// ErrLimit is in the chain of the fault for any other exceeded limit (depth,
+// attributes, namespace declarations, name length, header bytes).
+var ErrLimit = xmltok.ErrLimit
+
+// ReadEnvelope reads an envelope's header blocks and the start of its body
+// from r; the rest of the body is read when consumed (see Body). Errors are
+// *Fault: Sender (1.1 Client) for a malformed or non-conforming envelope,
+// VersionMismatch for an envelope in an unknown namespace.
+func ReadEnvelope(r io.Reader, lim Limits) (*Envelope, error) {
+	lim = lim.resolved()
+	p := &parser{r: xmltok.NewReader(r, lim.tokenizer()), lim: lim}
+	return p.envelope()
+}
+
+type parser struct {
+	r          *xmltok.Reader
+	lim        Limits
+	v          Version
+	faultStart int64
+	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
+}
+
+func (p *parser) sender(format string, args ...any) *Fault {
+	return &Fault{Code: CodeSender, Version: p.v, Reason: fmt.Sprintf(format, args...)}
+}
+
+// wrap turns a tokenizer error into a Sender fault.
+func (p *parser) wrap(err error) error {
+	var f *Fault
+	if errors.As(err, &f) {
+		return f
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	reason := "malformed envelope: " + err.Error()
+	if errors.Is(err, ErrTooLarge) {
+		reason = fmt.Sprintf("the envelope is larger than %d bytes", p.lim.MaxBytes)
+	}
+	return &Fault{Code: CodeSender, Version: p.v, Reason: reason, Cause: err}
+}
+
+func (p *parser) next() (*xmltok.Token, error) {
+	t, err := p.r.Next()
+	if err != nil {
+		return nil, p.wrap(err)
+	}
+	return t, nil
+}
+
+func (p *parser) checkSize(what string, start int64) error {
+	if p.lim.MaxHeaderBytes > 0 && p.r.Offset()-start > p.lim.MaxHeaderBytes {
+		return &Fault{Code: CodeSender, Version: p.v, Reason: fmt.Sprintf("%s is larger than %d bytes", what, p.lim.MaxHeaderBytes), Cause: ErrLimit}
+	}
+	return nil
+}
+
+// structural returns the next element token at the current level, skipping
+// whitespace and comments; text is refused with "text directly in <where>".
+func (p *parser) structural(where string) (*xmltok.Token, error) {
+	for {
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case xmltok.CharData:
+			if !xmltok.IsSpace(t.Text) {
+				return nil, p.sender("text directly in the %s", where)
+			}
+		case xmltok.Comment:
+		default:
+			return t, nil
+		}
+	}
+}
+
+func (p *parser) envelope() (*Envelope, error) {
+	t, err := p.structural("document")
+	if err != nil {
+		return nil, err
+	}
+	if t.Name.Local != "Envelope" {
+		return nil, p.sender("the root element is %s, not a SOAP Envelope", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+	}
+	if p.v = VersionOf(t.Name.Space); p.v == 0 {
+		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
+	}
+	env := &Envelope{Version: p.v}
+	ns := p.v.Namespace()
+	t, err = p.structural("Envelope")
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind == xmltok.StartElement && t.Name.Space == ns && t.Name.Local == "Header" {
+		if env.Headers, err = p.header(); err != nil {
+			return nil, err
+		}
+		if t, err = p.structural("Envelope"); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case t.Kind == xmltok.EndElement:
+		return nil, p.sender("the Envelope has no Body")
+	case t.Name.Space == ns && t.Name.Local == "Header":
+		return nil, p.sender("a second Header")
+	case t.Name.Space != ns || t.Name.Local != "Body":
+		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+	}
+	if env.Body, err = p.body(); err != nil {
+		return nil, err
+	}
+	if env.Body.Fault() != nil && p.v == V12 {
+		// NotUnderstood and Upgrade blocks are part of the fault: writing the
+		// Fault writes them again.
+		kept := env.Headers[:0]
+		for _, b := range env.Headers {
+			if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
+				kept = append(kept, b)
+			}
+		}
+		env.Headers = kept
+	}
+	return env, nil
+}
+
+func (p *parser) header() ([]HeaderBlock, error) {
+	start := p.r.Offset()
+	var blocks []HeaderBlock
+	for {
+		t, err := p.structural("Header")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.checkSize("the Header", start); err != nil {
+			return nil, err
+		}
+		if t.Kind == xmltok.EndElement {
+			return blocks, nil
+		}
+		b, keep, err := p.block(t, start)
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			blocks = append(blocks, b)
+		}
+	}
+}
+
+// block reads one header block whose start tag is t.
+func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) {
+	name := xml.Name{Space: t.Name.Space, Local: t.Name.Local}
+	if name.Space == "" {
+		return HeaderBlock{}, false, p.sender("header block <%s> is not namespace-qualified", name.Local)
+	}
+	b := HeaderBlock{Name: name}
+	if err := b.soapAttrs(p.v, t.Attr); err != nil {
+		return HeaderBlock{}, false, err
+	}
+	// 1.2 fault headers are folded into the Fault when the body is one.
+	if p.v == V12 && name.Space == NamespaceV12 && name.Local == "NotUnderstood" {
+		q := attrValue(t, "", "qname")
+		if n, err := p.qname(q); err == nil {
+			p.nu = append(p.nu, n)
+		}
+	}
+	var buf bytes.Buffer
+	x := newXMLWriter(&buf)
+	x.token(t, p.r.InScope(nil))
+	depth := p.r.Depth()
+	for depth <= p.r.Depth() {
+		t, err := p.next()
+		if err != nil {
+			return HeaderBlock{}, false, err
+		}
+		if err := p.checkSize("the Header", start); err != nil {
+			return HeaderBlock{}, false, err
+		}
+		x.token(t, nil)
+	}
+	x.flush()
+	b.XML = buf.Bytes()
+	return b, true, nil
+}
+
+func (p *parser) body() (Body, error) {
+	ns := p.v.Namespace()
+	t, err := p.structural("Body")
+	if err != nil {
+		return Body{}, err
+	}
+	if t.Kind == xmltok.EndElement {
+		in := &inbound{done: true, empty: true}
+		return Body{&bodySource{in: in, named: true}}, p.afterBody()
+	}
+	name := xml.Name{Space: t.Name.Space, Local: t.Name.Local}
+	if name.Space == ns && name.Local == "Fault" {
+		p.faultStart = p.r.Offset()
+		f, err := p.readFault()
+		if err != nil {
+			return Body{}, err
+		}
+		f.NotUnderstood = p.nu
+		t, err := p.structural("Body")
+		if err != nil {
+			return Body{}, err
+		}
+		if t.Kind == xmltok.StartElement {
+			if t.Name.Space == ns && t.Name.Local == "Fault" {
+				return Body{}, p.sender("two Faults in the Body")
+			}
+			return Body{}, p.sender("a Fault must be the only child of the Body")
+		}
+		return Body{&bodySource{fault: f, name: name, named: true}}, p.afterBody()
+	}
+	in := &inbound{r: p.r, v: p.v, depth: p.r.Depth() - 1, first: t, nchild: 0, finish: p.afterBody, wrapErr: p.wrap}
+	return Body{&bodySource{in: in, name: name, named: true}}, nil
+}
+
+// afterBody checks what follows the Body: only the end of the Envelope and
+// of the input (WS-I BP R1011: no element after the Body).
+func (p *parser) afterBody() error {
+	ns := p.v.Namespace()
+	t, err := p.structural("Envelope")
+	if err != nil {
+		return err
+	}
+	if t.Kind == xmltok.StartElement {
+		if t.Name.Space == ns && t.Name.Local == "Body" {
+			return p.sender("two Bodies")
+		}
+		return p.sender("element %s after the Body (WS-I BP R1011)", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+	}
+	for {
+		t, err := p.r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return p.wrap(err)
+		}
+		if t.Kind != xmltok.Comment {
+			return p.sender("content after the Envelope")
+		}
+	}
+}
+
+// text reads the character content of the current element; elements in it
+// are an error.
+func (p *parser) text() (string, error) {
+	var b strings.Builder
+	for {
+		t, err := p.next()
+		if err != nil {
+			return "", err
+		}
+		switch t.Kind {
+		case xmltok.CharData:
+			b.Write(t.Text)
+		case xmltok.StartElement:
+			return "", p.sender("unexpected element %s in a text-only fault element", t.Name.Local)
+		case xmltok.EndElement:
+			return trimSpace(b.String()), nil
+		}
+		if err := p.checkSize("the Fault", p.faultStart); err != nil {
+			return "", err
+		}
+	}
+}
+
+// content copies the content of the current element as namespace-complete
+// XML.
+func (p *parser) content() ([]byte, error) {
+	var buf bytes.Buffer
+	x := newXMLWriter(&buf)
+	depth := p.r.Depth()
+	for {
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.checkSize("the Fault", p.faultStart); err != nil {
+			return nil, err
+		}
+		d := p.r.Depth()
+		if t.Kind == xmltok.EndElement && d < depth {
+			x.flush()
+			return buf.Bytes(), nil
+		}
+		if t.Kind == xmltok.StartElement && d == depth+1 {
+			x.token(t, p.r.InScope(nil))
+		} else {
+			x.token(t, nil)
+		}
+	}
+}
+
+// skip skips the rest of the current element.
+func (p *parser) skip() error {
+	depth := p.r.Depth()
+	for depth <= p.r.Depth() {
+		if _, err := p.next(); err != nil {
+			return err
+		}
+		if err := p.checkSize("the Fault", p.faultStart); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// qname resolves a prefixed name in the current scope.
+func (p *parser) qname(s string) (xml.Name, error) {
+	s = trimSpace(s)
+	prefix, local, ok := strings.Cut(s, ":")
+	if !ok {
+		prefix, local = "", s
+	}
+	if local == "" || strings.Contains(local, ":") {
+		return xml.Name{}, p.sender("%q is not a QName", s)
+	}
+	uri, bound := p.r.Lookup(prefix)
+	if !bound {
+		return xml.Name{}, p.sender("unbound prefix %q in the QName %q", prefix, s)
+	}
+	return xml.Name{Space: uri, Local: local}, nil
+}

@@ -1,0 +1,157 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// FaultAction is the wsa:Action of a fault message (WS-Addressing 1.0 SOAP
+// Binding §6).
+const FaultAction = "http://www.w3.org/2005/08/addressing/soap/fault"
+
+// ServeOption configures Serve.
+type ServeOption func(*serveConfig)
+
+type serveConfig struct {
+	log         *slog.Logger
+	concurrency int
+	settle      time.Duration
+}
+
+// WithLogger logs Serve's decisions (faults, parked messages, send failures).
+func WithLogger(l *slog.Logger) ServeOption { return func(c *serveConfig) { c.log = l } }
+
+// WithConcurrency lets Serve handle up to n deliveries at once (default 1).
+func WithConcurrency(n int) ServeOption {
+	return func(c *serveConfig) {
+		if n > 0 {
+			c.concurrency = n
+		}
+	}
+}
+
+// Serve drives a Receiver until ctx is done or the Receiver is closed, and
+// then returns nil once the deliveries in flight are settled. For each
+// delivery it calls h (a panic becomes a Receiver fault), then:
+//   - a reply goes to the request's ReplyTo through replies, with RelatesTo set
+//     to the request's ID; a fault goes to FaultTo, else ReplyTo;
+//   - the delivery is Acked only after the reply or fault was handed to
+//     replies, or when there is nothing to send (one-way; ReplyTo none);
+//   - it is Nacked, with the reason, when sending fails, or when a fault has
+//     no address to go to (the binding parks it with its fault).
+//
+// A reply with no address (ReplyTo absent or anonymous, which an
+// asynchronous transport has no back-channel for) is logged and dropped, and
+// the request Acked: it was processed. Receive errors other than ErrClosed
+// are logged and retried with backoff.
+func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...ServeOption) error {
+	c := serveConfig{log: discard(), concurrency: 1, settle: 30 * time.Second}
+	for _, o := range opts {
+		o(&c)
+	}
+	h = Recover(c.log)(h)
+	sem := make(chan struct{}, c.concurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	backoff := time.Duration(0)
+	for {
+		d, err := r.Receive(ctx)
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, ErrClosed) {
+				return nil
+			}
+			backoff = min(max(2*backoff, 50*time.Millisecond), 5*time.Second)
+			c.log.WarnContext(ctx, "soap: receive failed", slog.Any("err", err), slog.Duration("retry_in", backoff))
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(backoff):
+			}
+			continue
+		}
+		backoff = 0
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			c.settleNack(ctx, d, ctx.Err())
+			return nil
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c.handle(ctx, d, h, replies)
+		}()
+	}
+}
+
+func (c *serveConfig) settleNack(ctx context.Context, d Delivery, cause error) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
+	defer cancel()
+	if err := d.Nack(sctx, cause); err != nil {
+		c.log.ErrorContext(ctx, "soap: nack failed", slog.Any("err", err))
+	}
+}
+
+func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies Sender) {
+	m := d.Message()
+	reply, err := h.ServeSOAP(ctx, m)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
+	defer cancel()
+	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
+	if err != nil {
+		f := FaultOf(err)
+		to := m.FaultTo
+		if to == "" {
+			to = m.ReplyTo
+		}
+		if to == "" || to == AnonymousAddress || to == NoneAddress || replies == nil {
+			c.log.WarnContext(ctx, "soap: fault with nowhere to go; parking the message", append(attrs, slog.String("fault", f.Error()))...)
+			c.settleNack(ctx, d, f)
+			return
+		}
+		fm := m.FaultReply(f)
+		fm.To, fm.Action = to, FaultAction
+		if serr := replies.Send(sctx, fm); serr != nil {
+			c.log.ErrorContext(ctx, "soap: sending the fault failed", append(attrs, slog.Any("err", serr))...)
+			c.settleNack(ctx, d, fmt.Errorf("core: send fault to %s: %w", to, serr))
+			return
+		}
+		c.ack(ctx, sctx, d, attrs)
+		return
+	}
+	if reply != nil {
+		switch to := m.ReplyTo; to {
+		case NoneAddress:
+		case "", AnonymousAddress:
+			c.log.WarnContext(ctx, "soap: reply with no ReplyTo address dropped", attrs...)
+		default:
+			if replies == nil {
+				c.log.WarnContext(ctx, "soap: reply dropped: Serve has no Sender for replies", attrs...)
+				break
+			}
+			reply.To = to
+			if reply.RelatesTo == "" {
+				reply.RelatesTo = m.ID
+			}
+			if reply.ID == "" {
+				reply.ID = NewMessageID()
+			}
+			if serr := replies.Send(sctx, reply); serr != nil {
+				c.log.ErrorContext(ctx, "soap: sending the reply failed", append(attrs, slog.Any("err", serr))...)
+				c.settleNack(ctx, d, fmt.Errorf("core: send reply to %s: %w", to, serr))
+				return
+			}
+		}
+	}
+	c.ack(ctx, sctx, d, attrs)
+}
+
+func (c *serveConfig) ack(ctx, sctx context.Context, d Delivery, attrs []any) {
+	if err := d.Ack(sctx); err != nil {
+		c.log.ErrorContext(ctx, "soap: ack failed", append(attrs, slog.Any("err", err))...)
+	}
+}
