@@ -241,14 +241,14 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 type inbound struct {
 	r       *xmltok.Reader
 	v       Version
-	depth   int            // reader depth inside the Body element
-	first   *xmltok.Token  // the first child's start tag, already read
-	scope   []xmltok.NS    // scratch for namespace completion
-	nchild  int            // children started
-	done    bool           // the Body (or fragment) has ended
-	empty   bool           // nothing in it
-	err     error          // sticky
-	finish  func() error   // checks what follows the Body
+	depth   int           // reader depth inside the Body element
+	first   *xmltok.Token // the first child's start tag, already read
+	scope   []xmltok.NS   // scratch for namespace completion
+	nchild  int           // children started
+	done    bool          // the Body (or fragment) has ended
+	empty   bool          // nothing in it
+	err     error         // sticky
+	finish  func() error  // checks what follows the Body
 	wrapErr func(error) error
 }
 
