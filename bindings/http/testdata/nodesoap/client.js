@@ -1,0 +1,40 @@
+// node-soap client for soapwire's interop tests: loads a WSDL, calls every
+// operation of the interop service and prints one JSON object with the results.
+// usage: node client.js WSDL_URL [soap12]
+'use strict';
+const soap = require('soap');
+
+async function main() {
+  const url = process.argv[2];
+  const soap12 = process.argv[3] === 'soap12';
+  const opts = soap12 ? { forceSoap12Headers: true } : {};
+  const client = await soap.createClientAsync(url, opts);
+  const out = {};
+  const [s] = await client.echoStringAsync({ message: 'héllo & <world>' });
+  out.echoString = s.return;
+  const [a] = await client.addAsync({ a: 40, b: 2 });
+  out.add = Number(a.return);
+  const [st] = await client.echoStructAsync({ value: { name: 'widget', count: 3, score: 2.5, tags: ['a', 'b', 'c'] } });
+  const r = st.return;
+  out.echoStruct = { name: r.name, count: Number(r.count), score: Number(r.score), tags: [].concat(r.tags || []) };
+  try {
+    await client.failAsync({ reason: 'boom' });
+    out.fail = { error: 'no fault' };
+  } catch (err) {
+    const body = err.root && err.root.Envelope && err.root.Envelope.Body;
+    const f = body && body.Fault;
+    if (!f) {
+      out.fail = { error: String(err) };
+    } else if (f.faultcode !== undefined) {
+      out.fail = { code: f.faultcode, string: f.faultstring, detail: JSON.stringify(f.detail) };
+    } else {
+      out.fail = { code: f.Code && f.Code.Value, string: f.Reason && (f.Reason.Text && (f.Reason.Text.$value || f.Reason.Text)), detail: JSON.stringify(f.Detail) };
+    }
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch((err) => {
+  process.stderr.write('node-soap client failed: ' + (err && err.stack || err) + '\n');
+  process.exit(1);
+});
