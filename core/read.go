@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -183,8 +182,7 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 			p.nu = append(p.nu, n)
 		}
 	}
-	var buf bytes.Buffer
-	x := newXMLWriter(&buf)
+	x := newMemWriter(256)
 	x.token(t, p.r.InScope(nil))
 	depth := p.r.Depth()
 	for depth <= p.r.Depth() {
@@ -197,8 +195,7 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 		}
 		x.token(t, nil)
 	}
-	x.flush()
-	b.XML = buf.Bytes()
+	b.XML = x.buf
 	return b, true, nil
 }
 
@@ -290,8 +287,7 @@ func (p *parser) text() (string, error) {
 // content copies the content of the current element as namespace-complete
 // XML.
 func (p *parser) content() ([]byte, error) {
-	var buf bytes.Buffer
-	x := newXMLWriter(&buf)
+	x := newMemWriter(128)
 	depth := p.r.Depth()
 	for {
 		t, err := p.next()
@@ -303,8 +299,7 @@ func (p *parser) content() ([]byte, error) {
 		}
 		d := p.r.Depth()
 		if t.Kind == xmltok.EndElement && d < depth {
-			x.flush()
-			return buf.Bytes(), nil
+			return x.buf, nil
 		}
 		if t.Kind == xmltok.StartElement && d == depth+1 {
 			x.token(t, p.r.InScope(nil))

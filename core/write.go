@@ -21,13 +21,22 @@ func newXMLWriter(w io.Writer) *xmlWriter {
 	return &xmlWriter{w: w, buf: make([]byte, 0, 4096)}
 }
 
+// newMemWriter returns a writer that keeps everything in buf (never
+// flushes): for header blocks and fault details read into memory.
+func newMemWriter(capacity int) *xmlWriter {
+	return &xmlWriter{buf: make([]byte, 0, capacity)}
+}
+
 func (x *xmlWriter) flushIf() {
-	if len(x.buf) >= 4096 {
+	if len(x.buf) >= 4096 && x.w != nil {
 		x.flush()
 	}
 }
 
 func (x *xmlWriter) flush() error {
+	if x.w == nil {
+		return x.err
+	}
 	if x.err == nil && len(x.buf) > 0 {
 		var n int
 		n, x.err = x.w.Write(x.buf)
@@ -43,7 +52,7 @@ func (x *xmlWriter) Write(p []byte) (int, error) {
 	if x.err != nil {
 		return 0, x.err
 	}
-	if len(x.buf)+len(p) > 4096 {
+	if len(x.buf)+len(p) > 4096 && x.w != nil {
 		if x.flush() != nil {
 			return 0, x.err
 		}
