@@ -177,6 +177,7 @@ func (b Body) Decode(v any) error {
 // WriteTo copies the body's children to w as namespace-complete XML.
 func (b Body) WriteTo(w io.Writer) (int64, error) {
 	x := newXMLWriter(w)
+	defer x.release()
 	err := b.write(x, 0, "")
 	if ferr := x.flush(); err == nil {
 		err = ferr
@@ -221,7 +222,11 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 		}
 		return x.err
 	case s.in != nil:
-		return s.in.copyTo(x)
+		var env xmltok.NS // the envelope's binding, in scope where the body is written
+		if prefix != "" {
+			env = xmltok.NS{Prefix: prefix, URI: v.Namespace()}
+		}
+		return s.in.copyTo(x, env)
 	case s.stream != nil:
 		x.closeStart()
 		if err := s.stream(x); err != nil {
@@ -307,7 +312,10 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	return t, nil, nil
 }
 
-func (in *inbound) copyTo(x *xmlWriter) error {
+// copyTo writes the rest of the body to x. env, when its URI is set, is a
+// binding already in scope in the output: it is not declared again, so that
+// writing what was read is a fixed point.
+func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
 	for {
 		t, scope, err := in.next()
 		if err == io.EOF {
@@ -318,6 +326,15 @@ func (in *inbound) copyTo(x *xmlWriter) error {
 		}
 		if t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
 			continue // whitespace between children is not content
+		}
+		if scope != nil && env.URI != "" {
+			kept := scope[:0:0]
+			for _, d := range scope {
+				if d != env {
+					kept = append(kept, d)
+				}
+			}
+			scope = kept
 		}
 		x.token(t, scope)
 		if x.err != nil {

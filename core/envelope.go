@@ -43,7 +43,7 @@ type blockAttrs struct {
 
 func (b *HeaderBlock) verbatim(v Version) bool {
 	a := b.as
-	return b.XML != nil && a != nil && a.v == v && a.role == b.Role && a.mu == b.MustUnderstand &&
+	return b.XML != nil && a != nil && (a.v == v || a.v == 0) && a.role == b.Role && a.mu == b.MustUnderstand &&
 		a.relay == b.Relay && a.enc == b.EncodingStyle
 }
 
@@ -83,10 +83,25 @@ func ParseHeaderBlock(raw []byte) (HeaderBlock, error) {
 		return HeaderBlock{}, fmt.Errorf("core: header block <%s> is not namespace-qualified", t.Name.Local)
 	}
 	b := HeaderBlock{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}}
+	var found []Version
 	for _, v := range []Version{V11, V12} {
 		if err := b.soapAttrs(v, t.Attr); err != nil {
 			return HeaderBlock{}, err
 		}
+		for _, a := range t.Attr {
+			if a.Name.Space == v.Namespace() && isSOAPAttr(a.Name.Local) {
+				found = append(found, v)
+				break
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		b.as.v = 0 // no SOAP attributes: the XML is right in either version
+	case 1:
+		// the XML says what the fields say only in the version whose
+		// attributes it carries: in the other one the start tag is rewritten
+		b.as.v = found[0]
 	}
 	for {
 		if _, err = r.Next(); err != nil {
@@ -191,6 +206,7 @@ func (e *Envelope) WriteTo(w io.Writer) (int64, error) {
 // Write writes the envelope as well-formed XML in its version.
 func (e *Envelope) Write(w io.Writer, o WriteOptions) (int64, error) {
 	x := newXMLWriter(w)
+	defer x.release()
 	err := writeEnvelope(x, e, o, nil)
 	if ferr := x.flush(); err == nil {
 		err = ferr

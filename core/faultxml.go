@@ -58,7 +58,9 @@ func writeFault(x *xmlWriter, f *Fault, v Version, p string, own bool) {
 
 func writeFault11(x *xmlWriter, f *Fault, p string) {
 	x.open("", "faultcode")
-	if f.custom11.Local != "" && f.custom11.Space != NamespaceV11 {
+	if f.custom11.Local != "" && f.custom11.Space == "" {
+		x.text(f.custom11.Local) // an unqualified code: no prefix can be bound to no namespace
+	} else if f.custom11.Local != "" && f.custom11.Space != NamespaceV11 {
 		x.decl("fc", f.custom11.Space)
 		x.text("fc:" + f.custom11.Local)
 	} else {

@@ -98,6 +98,7 @@ func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
 		env = &Envelope{}
 	}
 	x := newXMLWriter(w)
+	defer x.release()
 	err := writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
 	if ferr := x.flush(); err == nil {
 		err = ferr

@@ -33,7 +33,8 @@ type parser struct {
 	lim        Limits
 	v          Version
 	faultStart int64
-	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
+	nu         []xml.Name  // 1.2 NotUnderstood blocks, for a fault body
+	scope      []xmltok.NS // scratch for InScope: the writer copies it at once
 }
 
 func (p *parser) sender(format string, args ...any) *Fault {
@@ -183,7 +184,8 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 		}
 	}
 	x := newMemWriter(256)
-	x.token(t, p.r.InScope(nil))
+	p.scope = p.r.InScope(p.scope[:0])
+	x.token(t, p.scope)
 	depth := p.r.Depth()
 	for depth <= p.r.Depth() {
 		t, err := p.next()
@@ -302,7 +304,8 @@ func (p *parser) content() ([]byte, error) {
 			return x.buf, nil
 		}
 		if t.Kind == xmltok.StartElement && d == depth+1 {
-			x.token(t, p.r.InScope(nil))
+			p.scope = p.r.InScope(p.scope[:0])
+			x.token(t, p.scope)
 		} else {
 			x.token(t, nil)
 		}

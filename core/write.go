@@ -2,6 +2,7 @@ package core
 
 import (
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
@@ -15,10 +16,31 @@ type xmlWriter struct {
 	n       int64
 	err     error
 	pending bool // a start tag is open: ">" or "/>" not written yet
+	pooled  *[]byte
 }
 
+// writeBufs recycles the buffers of writers that flush to an io.Writer:
+// allocating and zeroing 4 KiB per envelope was a large share of the cost of
+// writing a small message.
+var writeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// newXMLWriter returns a buffered writer to w; call release when done.
 func newXMLWriter(w io.Writer) *xmlWriter {
-	return &xmlWriter{w: w, buf: make([]byte, 0, 4096)}
+	bp := writeBufs.Get().(*[]byte)
+	return &xmlWriter{w: w, buf: (*bp)[:0], pooled: bp}
+}
+
+// release returns the writer's buffer to the pool (after the final flush);
+// the writer must not be used again.
+func (x *xmlWriter) release() {
+	if x.pooled == nil {
+		return
+	}
+	if cap(x.buf) <= 64<<10 {
+		*x.pooled = x.buf[:0]
+		writeBufs.Put(x.pooled)
+	}
+	x.pooled, x.buf, x.w = nil, nil, nil
 }
 
 // newMemWriter returns a writer that keeps everything in buf (never

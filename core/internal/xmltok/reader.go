@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Reader reads a document token by token. It is strict: anything that is not
@@ -15,6 +16,7 @@ import (
 type Reader struct {
 	d      *xml.Decoder
 	src    *sizeLimit
+	br     *bufio.Reader // from readBufs; returned at the end of the input
 	lim    Limits
 	stack  []frame
 	ns     []NS // bindings in scope, innermost last
@@ -25,6 +27,11 @@ type Reader struct {
 	pop    int  // bindings to drop at the next call: an end tag's scope lasts until then
 	root   bool // the root element was seen
 	err    error
+
+	// first backing arrays of stack and ns: most envelopes fit, sparing the
+	// allocations of growing them
+	stack0 [8]frame
+	ns0    [8]NS
 }
 
 type frame struct {
@@ -32,15 +39,33 @@ type frame struct {
 	nns           int // bindings pushed by this element
 }
 
+// readBufs recycles the input buffers: allocating and zeroing 4 KiB per
+// envelope was a large share of the cost of reading a small message.
+var readBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
+
 // NewReader returns a Reader over r.
 func NewReader(r io.Reader, lim Limits) *Reader {
 	src := &sizeLimit{r: r, max: lim.MaxBytes}
-	br := bufio.NewReaderSize(src, 4096)
+	br := readBufs.Get().(*bufio.Reader)
+	br.Reset(src)
 	in, utf16in := decodeBOM(br)
 	d := xml.NewDecoder(in)
 	d.Strict = true
 	d.CharsetReader = charsetReader(utf16in)
-	return &Reader{d: d, src: src, lim: lim}
+	t := &Reader{d: d, src: src, br: br, lim: lim}
+	t.stack, t.ns = t.stack0[:0], t.ns0[:0]
+	return t
+}
+
+// release returns the input buffer to the pool once the decoder has reported
+// the end of the input or an error: r.err is set then, so the decoder (which
+// still points at the buffer) is never called again.
+func (r *Reader) release() {
+	if r.br != nil && r.err != nil {
+		r.br.Reset(nil)
+		readBufs.Put(r.br)
+		r.br = nil
+	}
 }
 
 // Depth is the number of open elements.
@@ -103,7 +128,9 @@ func (r *Reader) Next() (*Token, error) {
 	for {
 		t, err := r.d.RawToken()
 		if err != nil {
-			return nil, r.readErr(err)
+			err = r.readErr(err)
+			r.release()
+			return nil, err
 		}
 		r.tokens++
 		switch t := t.(type) {

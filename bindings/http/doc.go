@@ -1,0 +1,35 @@
+// Package http carries SOAP 1.1 and 1.2 envelopes over HTTP: a server
+// handler that adapts a core.Handler to net/http, a client Transport that is
+// a core.RoundTripper and a core.Sender, and, from the two, a SOAP
+// intermediary (a core.Node whose Next is a Transport, mounted with
+// NewHandler).
+//
+// Callers alias the package:
+//
+//	import soaphttp "github.com/soapwire/soapwire/bindings/http"
+//
+// # Serving
+//
+// NewHandler accepts POST requests in either version: SOAP 1.1 as text/xml
+// with a SOAPAction header, SOAP 1.2 as application/soap+xml with an optional
+// action parameter. The envelope's namespace decides the version; a content
+// type that contradicts it is a Sender fault. The request body is read
+// lazily through core.ReadMessage, so a handler streams it. Replies are
+// answered 200, one-way messages (a nil reply) 202 with an empty body, and
+// faults 500, except SOAP 1.2 Sender faults, which are 400 (SOAP 1.2 Part 2
+// §7.5). HTTP-level refusals are 401, 405, 413 and 415.
+//
+// A request that is not well-formed XML gets a Sender fault in the version
+// its content type names (400 for 1.2, 500 for 1.1), never an empty body:
+// the fault's reason says what was wrong.
+//
+// GET serves the SOAP 1.2 SOAP Response MEP (WithGet) and "?wsdl" for a
+// handler that is a Describer. WithBasicAuth protects every method.
+//
+// # Calling
+//
+// NewTransport posts envelopes to a URL with the right media type and
+// action, reuses keep-alive connections, honours ctx deadlines and returns
+// fault replies as *core.Fault (Remote set), non-SOAP replies as
+// *StatusError, and 202 as (nil, nil).
+package http

@@ -1,0 +1,335 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Meta keys NewHandler sets on every request message.
+const (
+	MetaMethod     = "http.method"
+	MetaPath       = "http.path"
+	MetaRemoteAddr = "http.remote-addr"
+	MetaUser       = "http.user"   // after WithBasicAuth
+	MetaStatus     = "http.status" // on replies returned by Transport
+	MetaType       = "http.content-type"
+)
+
+type handler struct {
+	h     core.Handler
+	o     options
+	desc  Describer
+	allow string
+	max   int64 // resolved Limits.MaxBytes; 0: none
+	bufs  sync.Pool
+}
+
+// NewHandler serves h over HTTP: see the package documentation for the
+// request shapes it accepts and the status codes it answers. A panic in h
+// becomes a Receiver fault, logged through WithLogger.
+func NewHandler(h core.Handler, opts ...Option) http.Handler {
+	o := newOptions(opts)
+	s := &handler{h: core.Recover(o.log)(h), o: o, desc: o.describer, allow: "POST"}
+	if s.desc == nil {
+		s.desc, _ = h.(Describer)
+	}
+	if s.desc != nil || o.get != nil {
+		s.allow = "GET, POST"
+	}
+	switch mb := o.limits.MaxBytes; {
+	case mb == 0:
+		s.max = core.DefaultLimits().MaxBytes
+	case mb > 0:
+		s.max = mb
+	}
+	s.bufs.New = func() any { return bytes.NewBuffer(make([]byte, 0, 4096)) }
+	return s
+}
+
+func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	get := r.Method == http.MethodGet && s.allow != "POST"
+	if r.Method != http.MethodPost && !get {
+		w.Header().Set("Allow", s.allow)
+		http.Error(w, "method not allowed: SOAP messages are POSTed", http.StatusMethodNotAllowed)
+		return
+	}
+	ctx := context.WithValue(r.Context(), requestKey{}, r)
+	ct, ctOK := parseContentType(r.Header.Get("Content-Type"))
+	user, authed := "", false
+	if s.o.auth != nil {
+		var ok bool
+		if user, ok = s.o.auth.authenticate(ctx, r); !ok {
+			s.unauthorized(ctx, w, r, ct)
+			return
+		}
+		authed = true
+		ctx = context.WithValue(ctx, userKey{}, user)
+	}
+	if get {
+		s.serveGet(ctx, w, r)
+		return
+	}
+	if !ctOK {
+		s.o.log.InfoContext(ctx, "soap: unsupported media type", slog.String("content-type", r.Header.Get("Content-Type")))
+		http.Error(w, "unsupported media type: SOAP 1.1 is text/xml, SOAP 1.2 application/soap+xml, in UTF-8 or UTF-16", http.StatusUnsupportedMediaType)
+		return
+	}
+	if s.max > 0 && r.ContentLength > s.max {
+		f := &core.Fault{Code: core.CodeSender, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: core.ErrTooLarge}
+		s.writeFault(ctx, w, nil, f, chooseVersion(r, ct, core.V11), http.StatusRequestEntityTooLarge)
+		return
+	}
+	body := &bodyReader{r: r.Body, max: s.max}
+	m, err := core.ReadMessage(body, s.o.limits)
+	if err != nil {
+		f := s.bodyFault(core.FaultOf(err), body, 0)
+		def := core.V11
+		if f.Code == core.CodeVersionMismatch {
+			def = core.V12
+		}
+		v := f.Version
+		if v == 0 {
+			v = chooseVersion(r, ct, def)
+		}
+		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
+		s.writeFault(ctx, w, nil, f, v, s.status(f, v, body))
+		return
+	}
+	v := m.Version()
+	if ct.version != 0 && ct.version != v {
+		f := &core.Fault{Code: core.CodeSender, Version: v, Reason: "a SOAP " + v.String() + " envelope must be sent as " + v.MediaType() + ", not " + ct.version.MediaType()}
+		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
+		return
+	}
+	action := ct.action
+	if action == "" {
+		action = soapAction(r.Header)
+	}
+	if m.Action != "" && action != "" && action != m.Action {
+		f := actionMismatch(v, m.Action, action)
+		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
+		return
+	}
+	if m.Action == "" {
+		m.Action = action
+	}
+	if m.Meta == nil {
+		m.Meta = make(map[string]string, 5)
+	}
+	m.Meta[MetaMethod] = r.Method
+	m.Meta[MetaPath] = r.URL.Path
+	m.Meta[MetaRemoteAddr] = r.RemoteAddr
+	if authed {
+		m.Meta[MetaUser] = user
+	}
+
+	reply, err := s.h.ServeSOAP(ctx, m)
+	if err != nil {
+		f := s.bodyFault(core.FaultOf(err), body, v)
+		if f.Version == 0 {
+			c := *f
+			c.Version = v
+			f = &c
+		}
+		s.o.log.InfoContext(ctx, "soap: fault", slog.String("fault", f.Error()))
+		s.writeFault(ctx, w, m, f, v, s.status(f, v, body))
+		return
+	}
+	if reply == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if reply.Envelope == nil {
+		reply.Envelope = &core.Envelope{}
+	}
+	if reply.Envelope.Version == 0 {
+		reply.Envelope.Version = v
+	}
+	status := http.StatusOK
+	if f := reply.Fault(); f != nil {
+		status = faultStatus(f, reply.Version())
+	}
+	if err := s.write(ctx, w, reply, status); err != nil {
+		f := s.bodyFault(core.FaultOf(err), body, v)
+		s.o.log.WarnContext(ctx, "soap: writing the reply failed", slog.Any("err", err))
+		s.writeFault(ctx, w, m, f, v, s.status(f, v, body))
+	}
+}
+
+// bodyFault returns the fault that answers a request whose body could not
+// be read whole: whatever the handler made of the error, the message was not
+// received (too large, or the transfer broke). Otherwise it returns f.
+func (s *handler) bodyFault(f *core.Fault, body *bodyReader, v core.Version) *core.Fault {
+	switch {
+	case body.isTooLarge() && !errors.Is(f, core.ErrTooLarge):
+		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: errors.Join(core.ErrTooLarge, f)}
+	case body.failed() && !body.isTooLarge():
+		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the request body could not be read", Cause: f}
+	}
+	return f
+}
+
+// status is the status of a fault answering a request whose body is body:
+// 413 when the request was larger than the limit (not when some other
+// envelope was, such as a next hop's reply).
+func (s *handler) status(f *core.Fault, v core.Version, body *bodyReader) int {
+	if body.isTooLarge() {
+		return http.StatusRequestEntityTooLarge
+	}
+	return faultStatus(f, v)
+}
+
+// actionMismatch is the WS-Addressing 1.0 SOAP Binding's ActionMismatch
+// fault (§6.4.1.1): wsa:Action and SOAPAction differ.
+func actionMismatch(v core.Version, wsa, soapAction string) *core.Fault {
+	var d bytes.Buffer
+	d.WriteString(`<wsa:ProblemAction xmlns:wsa="` + core.NamespaceAddressing + `"><wsa:Action>`)
+	xml.EscapeText(&d, []byte(wsa))
+	d.WriteString(`</wsa:Action><wsa:SOAPAction>`)
+	xml.EscapeText(&d, []byte(soapAction))
+	d.WriteString(`</wsa:SOAPAction></wsa:ProblemAction>`)
+	return &core.Fault{
+		Code:     core.CodeSender,
+		Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}},
+		Reason:   "the SOAPAction does not match wsa:Action",
+		Version:  v,
+		Detail:   d.Bytes(),
+	}
+}
+
+// writeFault answers with f in version v; req, when known, is the request
+// it answers (for RelatesTo).
+func (s *handler) writeFault(ctx context.Context, w http.ResponseWriter, req *core.Message, f *core.Fault, v core.Version, status int) {
+	var m *core.Message
+	if req != nil && req.ID != "" {
+		m = req.FaultReply(f)
+		m.Action = core.FaultAction
+	} else {
+		m = core.NewMessage(v, core.FaultBody(f))
+	}
+	m.Envelope.Version = v
+	if err := s.write(ctx, w, m, status); err != nil {
+		s.o.log.ErrorContext(ctx, "soap: writing a fault failed", slog.Any("err", err))
+		http.Error(w, "internal server error", http.StatusInternalServerError)
+	}
+}
+
+// write writes m with the given status. The reply is buffered up to 32 KiB
+// before the status is sent, so an error while writing a small reply still
+// becomes a fault; an error after that aborts the response (the client sees a
+// truncated reply, never a complete-looking one).
+func (s *handler) write(ctx context.Context, w http.ResponseWriter, m *core.Message, status int) (err error) {
+	buf := s.bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			s.bufs.Put(buf)
+		}
+	}()
+	rw := &replyWriter{w: w, buf: buf, status: status, ctype: mediaType(m.Version())}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.o.log.ErrorContext(ctx, "soap: writing the reply panicked", slog.Any("panic", p))
+				err = &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: errors.New("panic while writing the reply")}
+			}
+		}()
+		_, err = m.Write(rw, core.WriteOptions{})
+	}()
+	if err != nil {
+		if rw.committed {
+			s.o.log.WarnContext(ctx, "soap: reply aborted after it started", slog.Any("err", err))
+			panic(http.ErrAbortHandler)
+		}
+		return err
+	}
+	if !rw.committed {
+		rw.commit(buf.Len())
+	}
+	return nil
+}
+
+const replyBuffer = 32 << 10
+
+type replyWriter struct {
+	w         http.ResponseWriter
+	buf       *bytes.Buffer
+	status    int
+	ctype     string
+	committed bool
+}
+
+func (rw *replyWriter) Write(p []byte) (int, error) {
+	if rw.committed {
+		return rw.w.Write(p)
+	}
+	if rw.buf.Len()+len(p) <= replyBuffer {
+		return rw.buf.Write(p)
+	}
+	if err := rw.commit(-1); err != nil {
+		return 0, err
+	}
+	return rw.w.Write(p)
+}
+
+func (rw *replyWriter) commit(length int) error {
+	rw.committed = true
+	h := rw.w.Header()
+	h["Content-Type"] = []string{rw.ctype}
+	if length >= 0 {
+		h["Content-Length"] = []string{strconv.Itoa(length)}
+	}
+	rw.w.WriteHeader(rw.status)
+	_, err := rw.w.Write(rw.buf.Bytes())
+	return err
+}
+
+// bodyReader watches the request body: how much was read and whether
+// reading it failed, so a fault can be answered right whatever the handler
+// made of the error.
+type bodyReader struct {
+	r        io.Reader
+	max      int64
+	mu       sync.Mutex
+	n        int64
+	tooLarge bool
+	err      error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.mu.Lock()
+	b.n += int64(n)
+	if b.max > 0 && b.n > b.max {
+		b.tooLarge = true
+	}
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	b.mu.Unlock()
+	return n, err
+}
+
+func (b *bodyReader) failed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err != nil
+}
+
+func (b *bodyReader) isTooLarge() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tooLarge
+}

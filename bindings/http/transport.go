@@ -1,0 +1,298 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Transport sends envelopes to an HTTP endpoint. It is a core.RoundTripper
+// (request-response) and a core.Sender (one-way), safe for concurrent use.
+type Transport struct {
+	url    string
+	client *http.Client
+	own    *http.Transport
+	o      options
+}
+
+var (
+	_ core.RoundTripper = (*Transport)(nil)
+	_ core.Sender       = (*Transport)(nil)
+)
+
+// NewTransport returns a Transport posting to url. Options: WithClient,
+// WithCredentials, WithLimits (on replies).
+func NewTransport(url string, opts ...Option) *Transport {
+	t := &Transport{url: url, o: newOptions(opts)}
+	t.client = t.o.client
+	if t.client == nil {
+		t.own = http.DefaultTransport.(*http.Transport).Clone()
+		t.own.MaxIdleConnsPerHost = 64
+		t.client = &http.Client{Transport: t.own}
+	}
+	return t
+}
+
+// CloseIdleConnections closes the keep-alive connections of the Transport's
+// own client (not of one given with WithClient).
+func (t *Transport) CloseIdleConnections() {
+	if t.own != nil {
+		t.own.CloseIdleConnections()
+	}
+}
+
+// RoundTrip posts m and returns the reply. SOAP 1.1 is sent as text/xml with
+// a quoted SOAPAction header, SOAP 1.2 as application/soap+xml with the
+// action parameter; m.Action is the action.
+//
+//   - 200 with an envelope: the reply, with Meta "http.status" and
+//     "http.content-type". A small reply is read whole and its connection
+//     released at once; a larger one streams: consume its body (or cancel ctx)
+//     to release the connection.
+//   - a fault (usually 500, or 400 for SOAP 1.2 Sender faults): a nil reply
+//     and a *core.Fault error with Remote set. Its Cause is a *StatusError
+//     holding the HTTP status and content type (Cause is never sent on).
+//   - 202 (or 204, or 200 with an empty body): (nil, nil), accepted.
+//   - anything else (an HTML error page, an empty 400, a wrong content type):
+//     a *StatusError.
+func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
+	return t.exchange(ctx, t.url, m)
+}
+
+// Send posts a one-way message to m.To when it is an http:// or https://
+// address, else to the Transport's URL. 200 and 202 are success (a reply
+// body is read and dropped); a fault comes back as a *core.Fault, anything
+// else as a *StatusError.
+func (t *Transport) Send(ctx context.Context, m *core.Message) error {
+	url := t.url
+	if to := strings.ToLower(m.To); strings.HasPrefix(to, "http://") || strings.HasPrefix(to, "https://") {
+		url = m.To
+	}
+	reply, err := t.exchange(ctx, url, m)
+	if err != nil {
+		return err
+	}
+	if reply != nil {
+		if err := reply.Body().Discard(); err != nil {
+			return fmt.Errorf("http: send to %s: reading the reply: %w", url, err)
+		}
+	}
+	return nil
+}
+
+func (t *Transport) exchange(ctx context.Context, url string, m *core.Message) (*core.Message, error) {
+	resp, err := t.post(ctx, url, m)
+	if err != nil {
+		return nil, err
+	}
+	return t.reply(resp)
+}
+
+// post sends m. Small envelopes are sent with a Content-Length; one larger
+// than 64 KiB is streamed (chunked) as it is written.
+func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*http.Response, error) {
+	v := m.Version()
+	if v == 0 {
+		v = core.V11
+	}
+	enc := encode(m)
+	select {
+	case <-enc.ready:
+	case <-ctx.Done():
+		go enc.abandon(ctx.Err())
+		return nil, fmt.Errorf("http: post %s: %w", url, ctx.Err())
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		enc.abandon(err)
+		return nil, fmt.Errorf("http: post %s: %w", url, err)
+	}
+	if enc.pr == nil {
+		if enc.err != nil {
+			return nil, fmt.Errorf("http: post %s: writing the envelope: %w", url, enc.err)
+		}
+		data := enc.buf.Bytes()
+		req.ContentLength = int64(len(data))
+		req.Body = io.NopCloser(bytes.NewReader(data))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	} else {
+		req.ContentLength = -1
+		req.Body = &pipeBody{Reader: io.MultiReader(bytes.NewReader(enc.buf.Bytes()), enc.pr), pr: enc.pr}
+	}
+	h := req.Header
+	if v == core.V12 {
+		ct := core.MediaTypeV12 + "; charset=utf-8"
+		if m.Action != "" {
+			ct += `; action="` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(m.Action) + `"`
+		}
+		h["Content-Type"] = []string{ct}
+		h["Accept"] = []string{core.MediaTypeV12 + ", " + core.MediaTypeV11 + ";q=0.5"}
+	} else {
+		h["Content-Type"] = []string{"text/xml; charset=utf-8"}
+		h["SOAPAction"] = []string{`"` + m.Action + `"`}
+		h["Accept"] = []string{core.MediaTypeV11 + ", " + core.MediaTypeV12 + ";q=0.5"}
+	}
+	if t.o.hasUser {
+		req.SetBasicAuth(t.o.user, t.o.pass)
+	}
+	resp, err := t.client.Do(req)
+	if enc.pr != nil {
+		enc.pr.Close()
+		<-enc.done
+	}
+	if err != nil {
+		return nil, fmt.Errorf("http: post %s: %w", url, err)
+	}
+	return resp, nil
+}
+
+// eagerReply is how much of a reply is read before it is parsed: a reply
+// that fits is read whole and its connection released at once.
+const eagerReply = 64 << 10
+
+func (t *Transport) reply(resp *http.Response) (*core.Message, error) {
+	ctype := resp.Header.Get("Content-Type")
+	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+		release(resp)
+		return nil, nil
+	}
+	mt, _, _ := mime.ParseMediaType(ctype)
+	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if mt != core.MediaTypeV11 && mt != core.MediaTypeV12 {
+		if ok2xx && resp.ContentLength == 0 {
+			release(resp)
+			return nil, nil
+		}
+		return nil, statusError(resp, nil)
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, eagerReply+1))
+	if err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("http: reading the reply: %w", err)
+	}
+	var src io.Reader
+	if len(head) <= eagerReply {
+		release(resp)
+		if len(bytes.TrimSpace(head)) == 0 && ok2xx {
+			return nil, nil
+		}
+		src = bytes.NewReader(head)
+	} else {
+		src = io.MultiReader(bytes.NewReader(head), &closingReader{rc: resp.Body})
+	}
+	m, err := core.ReadMessage(src, t.o.limits)
+	if err != nil {
+		if !ok2xx {
+			return nil, statusError(resp, head)
+		}
+		resp.Body.Close()
+		return nil, fmt.Errorf("http: reading the reply: %w", err)
+	}
+	if f := m.Fault(); f != nil {
+		resp.Body.Close()
+		if f.Cause == nil {
+			f.Cause = &StatusError{Code: resp.StatusCode, ContentType: ctype}
+		}
+		return nil, f
+	}
+	m.SetMeta(MetaStatus, strconv.Itoa(resp.StatusCode))
+	m.SetMeta(MetaType, ctype)
+	if !ok2xx {
+		resp.Body.Close()
+		return nil, statusError(resp, head)
+	}
+	return m, nil
+}
+
+// release drains a little of what is left of a body and closes it, so the
+// connection goes back to the pool.
+func release(resp *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+}
+
+// closingReader closes the response body when it ends or fails.
+type closingReader struct {
+	rc   io.ReadCloser
+	done bool
+}
+
+func (c *closingReader) Read(p []byte) (int, error) {
+	if c.done {
+		return 0, io.EOF
+	}
+	n, err := c.rc.Read(p)
+	if err != nil {
+		c.done = true
+		c.rc.Close()
+	}
+	return n, err
+}
+
+// encoded is an envelope being written: into buf while it fits, then into
+// a pipe that the request body reads.
+type encoded struct {
+	buf   bytes.Buffer
+	pr    *io.PipeReader // set when the envelope outgrew buf
+	err   error          // the write error, when it fit in buf
+	ready chan struct{}  // closed once buf holds all of it, or it spilled into the pipe
+	done  chan struct{}  // closed when the writing goroutine ends
+}
+
+const spillAt = 64 << 10
+
+func encode(m *core.Message) *encoded {
+	e := &encoded{ready: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		sw := &spillWriter{e: e}
+		_, err := m.Write(sw, core.WriteOptions{})
+		if sw.pw != nil {
+			sw.pw.CloseWithError(err)
+			return
+		}
+		e.err = err
+		close(e.ready)
+	}()
+	return e
+}
+
+// abandon stops a spilled write nobody will read.
+func (e *encoded) abandon(err error) {
+	<-e.ready
+	if e.pr != nil {
+		e.pr.CloseWithError(err)
+	}
+}
+
+type spillWriter struct {
+	e  *encoded
+	pw *io.PipeWriter
+}
+
+func (s *spillWriter) Write(p []byte) (int, error) {
+	if s.pw != nil {
+		return s.pw.Write(p)
+	}
+	if s.e.buf.Len()+len(p) <= spillAt {
+		return s.e.buf.Write(p)
+	}
+	pr, pw := io.Pipe()
+	s.e.pr, s.pw = pr, pw
+	close(s.e.ready)
+	return pw.Write(p)
+}
+
+type pipeBody struct {
+	io.Reader
+	pr *io.PipeReader
+}
+
+func (b *pipeBody) Close() error { return b.pr.Close() }

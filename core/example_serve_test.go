@@ -1,0 +1,93 @@
+package core_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// exampleInbox is a tiny Receiver over a channel, standing in for a mailbox
+// or a file drop.
+type exampleInbox struct {
+	ch        chan core.Delivery
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (b *exampleInbox) Receive(ctx context.Context) (core.Delivery, error) {
+	select {
+	case d := <-b.ch:
+		return d, nil
+	case <-b.done:
+		return nil, core.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (b *exampleInbox) Close() error {
+	b.closeOnce.Do(func() { close(b.done) })
+	return nil
+}
+
+// exampleDelivery prints how it was settled and then closes the inbox.
+type exampleDelivery struct {
+	m     *core.Message
+	inbox *exampleInbox
+}
+
+func (d exampleDelivery) Message() *core.Message { return d.m }
+
+func (d exampleDelivery) Ack(ctx context.Context) error {
+	fmt.Println("ack", d.m.ID)
+	return d.inbox.Close()
+}
+
+func (d exampleDelivery) Nack(ctx context.Context, cause error) error {
+	fmt.Println("nack", d.m.ID, cause)
+	return d.inbox.Close()
+}
+
+// Serve takes messages from a Receiver, answers them through a Sender to the
+// address the request asked for, and acknowledges each only once its reply
+// was handed on.
+func ExampleServe() {
+	const in = `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:wsa="http://www.w3.org/2005/08/addressing">
+  <soap:Header>
+    <wsa:MessageID>urn:uuid:6b1c2d1e-0000-4000-8000-000000000001</wsa:MessageID>
+    <wsa:ReplyTo><wsa:Address>mailto:buyer@example.org</wsa:Address></wsa:ReplyTo>
+    <wsa:Action>urn:example:orders:Place</wsa:Action>
+  </soap:Header>
+  <soap:Body><o:Place xmlns:o="urn:example:orders"><o:Item>tea</o:Item></o:Place></soap:Body>
+</soap:Envelope>`
+	m, err := core.ReadMessage(strings.NewReader(in), core.Limits{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	inbox := &exampleInbox{ch: make(chan core.Delivery, 1), done: make(chan struct{})}
+	inbox.ch <- exampleDelivery{m: m, inbox: inbox}
+
+	handler := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		var order struct {
+			Item string `xml:"Item"`
+		}
+		if err := m.Body().Decode(&order); err != nil {
+			return nil, err
+		}
+		return m.Reply(core.RawBody([]byte(`<o:Placed xmlns:o="urn:example:orders">` + order.Item + `</o:Placed>`))), nil
+	})
+	mail := core.SendFunc(func(ctx context.Context, reply *core.Message) error {
+		fmt.Println("send to", reply.To, "in reply to", reply.RelatesTo)
+		return nil
+	})
+	err = core.Serve(context.Background(), inbox, handler, mail)
+	fmt.Println("Serve returned", err)
+	// Output:
+	// send to mailto:buyer@example.org in reply to urn:uuid:6b1c2d1e-0000-4000-8000-000000000001
+	// ack urn:uuid:6b1c2d1e-0000-4000-8000-000000000001
+	// Serve returned <nil>
+}

@@ -1,0 +1,116 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sync"
+
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/soapenc"
+)
+
+// Client calls the operations of a service in one namespace over any
+// core.RoundTripper. It is safe for concurrent use.
+type Client struct {
+	rt        core.RoundTripper
+	namespace string
+	cfg       config
+	sigs      sync.Map // [2]reflect.Type → *signature
+}
+
+// NewClient returns a client of the service in namespace, calling through
+// rt. Options: WithVersion (default V11), WithStyle (default
+// DocumentLiteral), WithSOAPAction, WithMultiRefs.
+func NewClient(rt core.RoundTripper, namespace string, opts ...Option) *Client {
+	return &Client{rt: rt, namespace: namespace, cfg: newConfig(opts)}
+}
+
+// Call calls op with the in and inout parameters of req (a struct or a
+// pointer to one, laid out as for Register) and returns the out and inout
+// parameters in a new Resp. A fault reply is returned as the *core.Fault.
+func Call[Resp any](ctx context.Context, c *Client, op string, req any) (*Resp, error) {
+	resp := new(Resp)
+	if err := c.Call(ctx, op, req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Call is the non-generic form of the function Call: resp points to the
+// response struct.
+func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
+	rv := reflect.ValueOf(req)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return fmt.Errorf("rpc: call %s: nil request", op)
+		}
+		rv = rv.Elem()
+	}
+	out := reflect.ValueOf(resp)
+	if out.Kind() != reflect.Pointer || out.IsNil() {
+		return fmt.Errorf("rpc: call %s: resp must be a non-nil pointer to a struct", op)
+	}
+	sig, err := c.signature(rv.Type(), out.Elem().Type())
+	if err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
+	}
+	v := c.cfg.version
+	var b bytes.Buffer
+	name := xml.Name{Space: c.namespace, Local: op}
+	if err := encodeWrapper(&b, &c.cfg, v, name, sig.in, rv); err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
+	}
+	raw := b.Bytes()
+	m := core.NewMessage(v, core.StreamBody(name, func(w io.Writer) error {
+		_, err := w.Write(raw)
+		return err
+	}))
+	m.Action = c.cfg.actionFor(c.namespace, op)
+	reply, err := c.rt.RoundTrip(ctx, m)
+	if err != nil {
+		return err
+	}
+	if reply == nil {
+		return fmt.Errorf("rpc: call %s: no reply", op)
+	}
+	if f := reply.Fault(); f != nil {
+		return f
+	}
+	el, err := readWrapper(reply.Body(), reply.Version())
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("rpc: call %s: empty reply body", op)
+	}
+	if err != nil {
+		return fmt.Errorf("rpc: call %s: reading the reply: %w", op, err)
+	}
+	// The response element's name is a convention (op+"Response"), not a
+	// rule (SOAP 1.1 §7.1): any name is read.
+	if err := decodeParams(reply.Version(), el, sig.out, out.Elem(), isRPCResult); err != nil {
+		return fmt.Errorf("rpc: call %s: reading the reply: %w", op, err)
+	}
+	return nil
+}
+
+// isRPCResult skips the SOAP 1.2 rpc:result accessor, which names the
+// return value rather than holding it.
+func isRPCResult(e *soapenc.Element) bool {
+	return e.Name.Space == core.NamespaceRPC && e.Name.Local == "result"
+}
+
+func (c *Client) signature(req, resp reflect.Type) (*signature, error) {
+	key := [2]reflect.Type{req, resp}
+	if s, ok := c.sigs.Load(key); ok {
+		return s.(*signature), nil
+	}
+	s, err := newSignature(req, resp)
+	if err != nil {
+		return nil, err
+	}
+	c.sigs.Store(key, s)
+	return s, nil
+}

@@ -1,0 +1,74 @@
+// Package rpc implements the SOAP RPC convention (SOAP 1.2 Part 2 §4,
+// SOAP 1.1 §7) over core: services built from Go functions, and a client.
+//
+// # Services
+//
+// An operation is a function from a request struct to a response struct:
+//
+//	type AddReq struct {
+//		A int32 `soap:"a"`
+//		B int32 `soap:"b"`
+//	}
+//	type AddResp struct {
+//		Sum int32 `soap:"return"`
+//	}
+//	svc := rpc.NewService("urn:calc", "Calculator", rpc.WithStyle(rpc.RPCLiteral))
+//	rpc.Register(svc, "add", func(ctx context.Context, r *AddReq) (*AddResp, error) {
+//		return &AddResp{Sum: r.A + r.B}, nil
+//	})
+//
+// The request element is the operation name in the service namespace; its
+// children are the in and inout parameters, in the request struct's field
+// order. The response element is the operation name + "Response"; its
+// children are the return value (the first out field of the response
+// struct), then the other out and inout parameters in field order.
+// Accessor names come from a `soap:"name"` tag, else an `xml:"name"` tag,
+// else the field name. Tag options set the mode: in (the default in a
+// request), out (the default in a response), inout (a field of that name
+// in both structs); omitempty (and pointer and slice types) make a
+// parameter optional. Register panics at setup on a signature that does not
+// add up.
+//
+// A Service is a core.Handler: mount it in a core.Mux or as a core.Node's
+// Handler, behind any binding. It answers in the version of the request, and
+// its WSDL method (WSDL 1.1 with SOAP 1.1 and 1.2 bindings, see core/wsdl)
+// is what bindings serve for "?wsdl".
+//
+// # Styles
+//
+// DocumentLiteral (document/literal wrapped, the default), RPCLiteral and
+// RPCEncoded (the SOAP encoding of core/soapenc: xsi:type on every value,
+// SOAP arrays, multi-refs) change the WSDL and how values are written.
+// Reading is lenient in every style, as real clients require: accessors
+// qualified or not, with or without xsi:type, arrays as SOAP arrays,
+// wrappers of items or repeated elements, values behind href/id (1.1) or
+// ref/id (1.2) multi-refs, and no encodingStyle at all (zeep). Arguments
+// whose names do not match the signature but whose count does are bound by
+// position (SOAP 1.1 §7.1) when their values fit the parameter types.
+//
+// # Faults
+//
+//   - no operation of that name in the service namespace: Sender (1.1
+//     Client) with the subcode rpc:ProcedureNotPresent;
+//   - a missing, surplus, repeated or unparsable argument: Sender with
+//     rpc:BadArguments;
+//   - an encodingStyle other than the SOAP encoding (either version) or
+//     "none": DataEncodingUnknown (1.1 Client);
+//   - a reference to a missing id, or an id carried twice: Sender with
+//     enc:MissingID or enc:DuplicateID;
+//   - the function's *core.Fault goes out as it is, detail included; any
+//     other error becomes a Receiver (Server) fault that does not reveal its
+//     text (core.FaultOf).
+//
+// SOAP 1.1 has no subcodes: core writes them dotted after the code
+// (Client.BadArguments).
+//
+// # Clients
+//
+// A Client calls operations over any core.RoundTripper:
+//
+//	c := rpc.NewClient(transport, "urn:calc", rpc.WithStyle(rpc.RPCLiteral), rpc.WithVersion(core.V12))
+//	resp, err := rpc.Call[AddResp](ctx, c, "add", AddReq{A: 1, B: 2})
+//
+// A fault reply is returned as the *core.Fault.
+package rpc

@@ -1,0 +1,54 @@
+package rpc_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/rpc"
+)
+
+// FuzzServiceRequest: no body makes a Service panic or hang, and every
+// refusal is a fault (a *core.Fault, or a hidden Receiver fault for a Go
+// error) that can be written.
+func FuzzServiceRequest(f *testing.F) {
+	for _, s := range []string{
+		`<m:add xmlns:m="urn:soapwire:echo"><a>1</a><b>2</b></m:add>`,
+		`<m:echoStruct xmlns:m="urn:soapwire:echo"><record href="#a"/></m:echoStruct><x id="a"><name>n</name><tags>t</tags></x>`,
+		`<m:sum xmlns:m="urn:soapwire:echo" xmlns:e="http://schemas.xmlsoap.org/soap/encoding/"><values e:arrayType="xsd:int[2]"><i>1</i><i>2</i></values></m:sum>`,
+		`<m:counter xmlns:m="urn:soapwire:echo"><x>1</x><y>2</y></m:counter>`,
+	} {
+		f.Add(s, uint8(0))
+	}
+	svcs := []*rpc.Service{
+		newEchoService(rpc.WithStyle(rpc.DocumentLiteral)),
+		newEchoService(rpc.WithStyle(rpc.RPCLiteral)),
+		newEchoService(rpc.WithStyle(rpc.RPCEncoded)),
+	}
+	f.Fuzz(func(t *testing.T, body string, which uint8) {
+		v := versions[int(which)%2]
+		m, err := core.ReadMessage(strings.NewReader(envelope(v, body)), core.Limits{})
+		if err != nil {
+			return // not an envelope: core's business
+		}
+		svc := svcs[int(which/2)%len(svcs)]
+		reply, err := svc.ServeSOAP(t.Context(), m)
+		if err != nil {
+			var fault *core.Fault
+			if !errors.As(err, &fault) && !errors.Is(err, errSecret) {
+				t.Fatalf("a refusal that is not a fault: %v", err)
+			}
+			fault = core.FaultOf(err)
+			reply = m.FaultReply(fault)
+		}
+		var b bytes.Buffer
+		if _, err := reply.WriteTo(&b); err != nil {
+			t.Fatalf("writing the reply: %v", err)
+		}
+		if _, err := core.ReadMessage(&b, core.Limits{}); err != nil {
+			t.Fatalf("the reply does not read back: %v\n%s", err, b.String())
+		}
+	})
+}

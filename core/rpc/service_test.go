@@ -1,0 +1,197 @@
+package rpc_test
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/rpc"
+)
+
+var (
+	procedureNotPresent = xml.Name{Space: core.NamespaceRPC, Local: "ProcedureNotPresent"}
+	badArguments        = xml.Name{Space: core.NamespaceRPC, Local: "BadArguments"}
+)
+
+// TestServiceRequests: one table of requests, run for every style and
+// version; the wire form of the arguments is the same in all three styles
+// (rpc/encoded adds xsi:type, which the literal styles accept too).
+func TestServiceRequests(t *testing.T) {
+	op := func(local, children string) string {
+		return `<m:` + local + ` xmlns:m="urn:soapwire:echo">` + children + `</m:` + local + `>`
+	}
+	tests := []struct {
+		name    string
+		body    string
+		want    []string // substrings of the reply, in this order
+		code    core.Code
+		sub     xml.Name // 1.2 subcode expected
+		isFault bool
+	}{
+		{name: "echoString", body: op("echoString", `<s>hi</s>`),
+			want: []string{`echoStringResponse xmlns:m="urn:soapwire:echo"`, `<return`, `>hi</return>`}},
+		{name: "qualified accessors", body: op("echoString", `<m:s>hi</m:s>`),
+			want: []string{`>hi</return>`}},
+		{name: "xsi typed", body: op("add", `<a xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:type="xsd:int">2</a><b>3</b>`),
+			want: []string{"addResponse", ">5</return>"}},
+		{name: "parameter order and modes", body: op("counter", `<value>1</value><step>2</step>`),
+			want: []string{"counterResponse", ">30</return>", ">3</value>", ">6</doubled>"}},
+		{name: "in params in any order by name", body: op("counter", `<step>2</step><value>1</value>`),
+			want: []string{">30</return>"}},
+		{name: "positional: names differ, count and types match", body: op("add", `<arg0>40</arg0><arg1>2</arg1>`),
+			want: []string{">42</return>"}},
+		{name: "struct", body: op("echoStruct", `<record><name>n</name><count>1</count><score>1.5</score><tags>x</tags><tags>y</tags></record>`),
+			want: []string{"echoStructResponse", ">n</name>", ">1.5</score>", ">x<", ">y<"}},
+		{name: "unknown operation", body: op("nosuch", ``), isFault: true, code: core.CodeSender, sub: procedureNotPresent},
+		{name: "wrong namespace", body: `<x:add xmlns:x="urn:other"><a>1</a><b>2</b></x:add>`, isFault: true, code: core.CodeSender, sub: procedureNotPresent},
+		{name: "unparsable argument", body: op("add", `<a>abc</a><b>1</b>`), isFault: true, code: core.CodeSender, sub: badArguments},
+		{name: "missing argument", body: op("add", `<a>1</a>`), isFault: true, code: core.CodeSender, sub: badArguments},
+		{name: "positional with a wrong type", body: op("add", `<x>1</x><y>zz</y>`), isFault: true, code: core.CodeSender, sub: badArguments},
+		{name: "too many arguments", body: op("add", `<a>1</a><b>2</b><c>3</c>`), isFault: true, code: core.CodeSender, sub: badArguments},
+		{name: "structure for an int", body: op("add", `<a><q>1</q></a><b>2</b>`), isFault: true, code: core.CodeSender, sub: badArguments},
+		{name: "unknown encodingStyle", body: `<m:add xmlns:m="urn:soapwire:echo" xmlns:e="%ENV%" e:encodingStyle="urn:x-private-encoding"><a>1</a><b>2</b></m:add>`,
+			isFault: true, code: core.CodeDataEncodingUnknown},
+		{name: "Go error hidden", body: op("broken", `<s>x</s>`), isFault: true, code: core.CodeReceiver},
+		{name: "fault with detail passed through", body: op("fail", `<reason>closed</reason>`), isFault: true, code: core.CodeSender,
+			want: []string{"closed", `<e:problem xmlns:e="urn:soapwire:errors"><e:code>42</e:code></e:problem>`}},
+	}
+	for _, style := range styles {
+		for _, v := range versions {
+			for _, tt := range tests {
+				t.Run(fmt.Sprintf("%s/%s/%s", style, v, tt.name), func(t *testing.T) {
+					svc := newEchoService(rpc.WithStyle(style))
+					body := strings.ReplaceAll(tt.body, "%ENV%", v.Namespace())
+					out, f := serveRaw(t, svc, envelope(v, body))
+					if !tt.isFault {
+						require.Nil(t, f, "fault: %v", f)
+						assertInOrder(t, out, tt.want)
+						return
+					}
+					require.NotNil(t, f, "reply: %s", out)
+					assert.Equal(t, tt.code, f.Code, "%v", f)
+					if tt.sub.Local != "" {
+						assert.True(t, f.HasSubcode(tt.sub), "subcodes %v", f.Subcodes)
+						if v == core.V12 {
+							assert.Contains(t, out, tt.sub.Local)
+						}
+					}
+					assert.NotContains(t, out, "hunter2")
+					assertInOrder(t, out, tt.want)
+					reread, err := core.ReadMessage(strings.NewReader(out), core.Limits{})
+					require.NoError(t, err)
+					rf := reread.Fault()
+					require.NotNil(t, rf)
+					if v == core.V12 {
+						assert.Equal(t, tt.code, rf.Code)
+					}
+				})
+			}
+		}
+	}
+}
+
+func assertInOrder(t *testing.T, s string, parts []string) {
+	t.Helper()
+	rest := s
+	for _, p := range parts {
+		i := strings.Index(rest, p)
+		if !assert.GreaterOrEqual(t, i, 0, "%q not found (in order) in %s", p, s) {
+			return
+		}
+		rest = rest[i+len(p):]
+	}
+}
+
+// TestServiceEncodedResponse: rpc/encoded answers carry xsi:type,
+// encodingStyle and SOAP-encoded arrays; the literal styles carry none.
+func TestServiceEncodedResponse(t *testing.T) {
+	body := `<m:echoStruct xmlns:m="urn:soapwire:echo"><record><name>n</name><count>1</count><score>2</score><tags>a</tags></record></m:echoStruct>`
+	tests := []struct {
+		style  rpc.Style
+		v      core.Version
+		has    []string
+		hasNot []string
+	}{
+		{rpc.RPCEncoded, core.V11, []string{`encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`, `xsi:type`, `arrayType=`}, nil},
+		{rpc.RPCEncoded, core.V12, []string{`encodingStyle="http://www.w3.org/2003/05/soap-encoding"`, `xsi:type`, `itemType=`}, nil},
+		{rpc.RPCLiteral, core.V11, []string{`<tags>a</tags>`}, []string{"xsi:type", "encodingStyle", "<item>"}},
+		{rpc.DocumentLiteral, core.V12, []string{`<tags>a</tags>`}, []string{"xsi:type", "encodingStyle", "<item>"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.style.String()+"/"+tt.v.String(), func(t *testing.T) {
+			out, f := serveRaw(t, newEchoService(rpc.WithStyle(tt.style)), envelope(tt.v, body))
+			require.Nil(t, f)
+			for _, s := range tt.has {
+				assert.Contains(t, out, s)
+			}
+			for _, s := range tt.hasNot {
+				assert.NotContains(t, out, s)
+			}
+		})
+	}
+}
+
+func TestServiceEncodingFaults(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		sub  string
+	}{
+		{"missing id", `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#nowhere"/></m:echoString>`, "MissingID"},
+		{"duplicate id", `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#a"/></m:echoString><v id="a">x</v><w id="a">y</w>`, "DuplicateID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, f := serveRaw(t, newEchoService(rpc.WithStyle(rpc.RPCEncoded)), envelope(core.V11, tt.body))
+			require.NotNil(t, f)
+			assert.Equal(t, core.CodeSender, f.Code)
+			assert.True(t, f.HasSubcode(xml.Name{Space: core.EncodingStyleV12, Local: tt.sub}), "%v", f)
+		})
+	}
+}
+
+func TestRegisterPanics(t *testing.T) {
+	type inOutOnlyReq struct {
+		X int `soap:"x,inout"`
+	}
+	type plainResp struct {
+		Y int
+	}
+	type outReq struct {
+		X int `soap:"x,out"`
+	}
+	type badOpt struct {
+		X int `soap:"x,sideways"`
+	}
+	tests := []struct {
+		name string
+		reg  func(s *rpc.Service)
+	}{
+		{"inout without a partner", func(s *rpc.Service) {
+			rpc.Register(s, "a", func(_ context.Context, _ *inOutOnlyReq) (*plainResp, error) { return nil, nil })
+		}},
+		{"out field in request", func(s *rpc.Service) {
+			rpc.Register(s, "a", func(_ context.Context, _ *outReq) (*plainResp, error) { return nil, nil })
+		}},
+		{"unknown tag option", func(s *rpc.Service) {
+			rpc.Register(s, "a", func(_ context.Context, _ *badOpt) (*plainResp, error) { return nil, nil })
+		}},
+		{"not a struct", func(s *rpc.Service) {
+			rpc.Register(s, "a", func(_ context.Context, _ *int) (*plainResp, error) { return nil, nil })
+		}},
+		{"duplicate", func(s *rpc.Service) {
+			rpc.Register(s, "echoString", func(_ context.Context, _ *EchoStringReq) (*EchoStringResp, error) { return nil, nil })
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Panics(t, func() { tt.reg(newEchoService()) })
+		})
+	}
+}

@@ -1,0 +1,244 @@
+package soapenc
+
+import (
+	"reflect"
+	"strings"
+)
+
+var typeElement = reflect.TypeFor[*Element]()
+
+// Decode stores the value e stands for in the value v points to. The Go
+// type leads: a value without xsi:type is read as the target's type, and a
+// value whose text does not fit the target (or whose xsi:type cannot be read
+// as it) is an *Error with SubcodeBadValue. An any target receives the value's
+// natural Go type (see the package documentation). A *Element target (or
+// field) receives the element itself, undecoded.
+//
+// References are followed; a value referred to from several places is
+// decoded once per Go type, so shared pointers stay shared and cycles become
+// pointer cycles. A cycle through a type that is not a pointer, map or any
+// is an error (SubcodeCycle).
+func (e *Element) Decode(v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errorf(SubcodeUnsupported, "Decode needs a non-nil pointer, not %T", v)
+	}
+	t := e.tree()
+	d := decodeState{t: t, maxDepth: limit(t.d.MaxDepth, DefaultMaxDepth)}
+	err := d.element(e, rv.Elem(), infoOf(rv.Type().Elem()))
+	if err != nil {
+		t.memo = nil // no half-decoded value is shared with a later Decode
+	}
+	return err
+}
+
+// DecodeItems decodes elements as the items of the slice that v points to,
+// one item each: the form of an array sent as repeated sibling elements
+// without a SOAP array (node-soap style parameters).
+func DecodeItems(items []*Element, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Slice {
+		return errorf(SubcodeUnsupported, "DecodeItems needs a pointer to a slice, not %T", v)
+	}
+	s := reflect.MakeSlice(rv.Elem().Type(), len(items), len(items))
+	if len(items) == 0 {
+		rv.Elem().Set(s)
+		return nil
+	}
+	t := items[0].tree()
+	d := decodeState{t: t, maxDepth: limit(t.d.MaxDepth, DefaultMaxDepth)}
+	ti := infoOf(s.Type().Elem())
+	for i, it := range items {
+		if err := d.element(it, s.Index(i), ti); err != nil {
+			t.memo = nil
+			return err
+		}
+	}
+	rv.Elem().Set(s)
+	return nil
+}
+
+type decodeState struct {
+	t        *tree
+	depth    int
+	maxDepth int
+}
+
+// element decodes the accessor el into dst.
+func (d *decodeState) element(el *Element, dst reflect.Value, ti *typeInfo) error {
+	if d.depth++; d.depth > d.maxDepth {
+		d.depth--
+		return withElemPath(errorf(SubcodeLimit, "values nest deeper than %d", d.maxDepth), el)
+	}
+	var err error
+	switch v := el.value(); {
+	case ti.t == typeElement:
+		dst.Set(reflect.ValueOf(el))
+	case v != el || v.x != nil && v.x.id != "":
+		err = d.shared(v, dst, ti)
+	default:
+		err = d.direct(el, dst, ti)
+	}
+	d.depth--
+	if err != nil {
+		return withElemPath(err, el)
+	}
+	return nil
+}
+
+// direct decodes the content of the value element el into dst.
+func (d *decodeState) direct(el *Element, dst reflect.Value, ti *typeInfo) error {
+	if el.isNil {
+		dst.SetZero()
+		return nil
+	}
+	switch ti.kind {
+	case kInvalid:
+		return &Error{Subcode: SubcodeUnsupported, Msg: ti.err}
+	case kPtr:
+		if dst.IsNil() {
+			dst.Set(reflect.New(ti.t.Elem()))
+		}
+		return d.direct(el, dst.Elem(), ti.elem)
+	case kIface:
+		return d.iface(el, dst)
+	case kStruct:
+		return d.structValue(el, dst, ti)
+	case kSlice, kArray:
+		return d.array(el, dst, ti)
+	case kMap:
+		return d.mapValue(el, dst, ti)
+	}
+	if el.first != nil {
+		return errorf(SubcodeBadValue, "expected a %s value, found child elements", ti.t)
+	}
+	if el.isArray() {
+		return errorf(SubcodeBadValue, "expected a %s value, found an array", ti.t)
+	}
+	return setSimple(dst, ti, el)
+}
+
+func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) error {
+	if el.first == nil && trimSpace(el.text) != "" {
+		return errorf(SubcodeBadValue, "expected a %s structure, found text", ti.t)
+	}
+	if el.isArray() {
+		return errorf(SubcodeBadValue, "expected a %s structure, found an array", ti.t)
+	}
+	var repeated []bool // per field: a slice field sent as repeated elements
+	hint := 0
+	for c := el.first; c != nil; c = c.next {
+		i := fieldIndex(ti, c.Name.Local, hint)
+		if i < 0 {
+			continue
+		}
+		hint = i + 1
+		f := &ti.fields[i]
+		fv := dst.Field(f.index[0])
+		if len(f.index) > 1 {
+			fv = dst.FieldByIndex(f.index)
+		}
+		if f.ti.kind == kSlice {
+			if repeated == nil {
+				repeated = make([]bool, len(ti.fields))
+			}
+			if !repeated[i] && hasSibling(c) {
+				repeated[i] = true
+				fv.Set(reflect.MakeSlice(f.ti.t, 0, 4))
+			}
+			if repeated[i] {
+				n := fv.Len()
+				fv.Set(reflect.Append(fv, reflect.Zero(f.ti.elem.t)))
+				if err := d.element(c, fv.Index(n), f.ti.elem); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := d.element(c, fv, f.ti); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasSibling reports whether a later sibling of c has c's local name.
+func hasSibling(c *Element) bool {
+	for s := c.next; s != nil; s = s.next {
+		if s.Name.Local == c.Name.Local {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldIndex finds the field for an element name: the field after the last
+// one matched, then by name, then ignoring case.
+func fieldIndex(ti *typeInfo, local string, hint int) int {
+	if hint < len(ti.fields) && ti.fields[hint].name == local {
+		return hint
+	}
+	if i, ok := ti.byName[local]; ok {
+		return i
+	}
+	for i := range ti.fields {
+		if strings.EqualFold(ti.fields[i].name, local) {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchesStruct reports whether el looks like one value of struct type ti
+// rather than a wrapper of items: one of its children names a field.
+func matchesStruct(el *Element, ti *typeInfo) bool {
+	for ti.kind == kPtr {
+		ti = ti.elem
+	}
+	if ti.kind != kStruct {
+		return false
+	}
+	for c := el.first; c != nil; c = c.next {
+		if fieldIndex(ti, c.Name.Local, 0) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decodeState) mapValue(el *Element, dst reflect.Value, ti *typeInfo) error {
+	if el.first == nil && trimSpace(el.text) != "" {
+		return errorf(SubcodeBadValue, "expected a %s structure, found text", ti.t)
+	}
+	if dst.IsNil() {
+		dst.Set(reflect.MakeMapWithSize(ti.t, int(el.nkids)))
+	}
+	return d.fillMap(el, dst, ti)
+}
+
+func (d *decodeState) fillMap(el *Element, m reflect.Value, ti *typeInfo) error {
+	kt := ti.t.Key()
+	var lists map[string]bool // names seen more than once, whose value is a []any
+	for c := el.first; c != nil; c = c.next {
+		v := reflect.New(ti.elem.t).Elem()
+		if err := d.element(c, v, ti.elem); err != nil {
+			return err
+		}
+		k := reflect.ValueOf(c.Name.Local).Convert(kt)
+		if ti.elem.t == typeAny { // repeated names collect into a []any
+			if old := m.MapIndex(k); old.IsValid() {
+				if lists[c.Name.Local] {
+					v = reflect.ValueOf(append(old.Interface().([]any), v.Interface()))
+				} else {
+					if lists == nil {
+						lists = map[string]bool{}
+					}
+					lists[c.Name.Local] = true
+					v = reflect.ValueOf([]any{old.Interface(), v.Interface()})
+				}
+			}
+		}
+		m.SetMapIndex(k, v)
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package soapenc_test
+
+const raceEnabled = false

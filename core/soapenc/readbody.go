@@ -1,0 +1,342 @@
+package soapenc
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// Default limits of a Decoder.
+const (
+	DefaultMaxNodes     = 100_000
+	DefaultMaxDepth     = 512
+	DefaultMaxBytes     = 16 << 20
+	DefaultMaxArraySize = 1 << 20
+)
+
+// Decoder reads a SOAP-encoded body into a tree of Elements. Set its fields
+// before calling ReadBody; a zero limit takes its default, a negative one
+// means no limit.
+type Decoder struct {
+	// Version selects the reference attributes: V11 reads href="#x" and id,
+	// V12 reads enc:ref and enc:id, the zero Version reads both.
+	Version Version
+	// MaxNodes bounds the elements kept (default DefaultMaxNodes).
+	MaxNodes int
+	// MaxDepth bounds element nesting and the nesting of decoded values,
+	// references followed (default DefaultMaxDepth).
+	MaxDepth int
+	// MaxBytes bounds the text and names kept (default DefaultMaxBytes).
+	MaxBytes int
+	// MaxArraySize bounds the item count an array may declare (default
+	// DefaultMaxArraySize). Slices grow by the items actually present, never
+	// by the declared size.
+	MaxArraySize int
+	// Namespaces are the prefix bindings in scope at the body (declared on
+	// the Envelope and Body elements, which the token reader does not
+	// yield), prefix → URI, "" for the default namespace. QName values such
+	// as xsi:type="xsd:int" resolve through them unless the body redeclares
+	// the prefix.
+	Namespaces map[string]string
+	// Types maps an xsi:type to the Go type that an any (interface) target
+	// receives for it; the others get their natural type (see the package
+	// documentation).
+	Types map[xml.Name]reflect.Type
+
+	r xml.TokenReader
+}
+
+// NewDecoder returns a Decoder reading r, which yields the namespace-resolved
+// tokens of a body's children, as (*xml.Decoder).Token does, and io.EOF at
+// the end of the body.
+func NewDecoder(r xml.TokenReader) *Decoder { return &Decoder{r: r} }
+
+// ReadBody reads every remaining token: the main element, then any
+// independent elements (SOAP 1.1 multiRef values) that follow it. It resolves
+// references in any order and returns the main element: the first top-level
+// element that is not marked soapenc:root="0". At the end of input before any
+// element it returns io.EOF.
+func (d *Decoder) ReadBody() (*Element, error) {
+	if d.r == nil {
+		return nil, errors.New("soapenc: Decoder has no TokenReader (use NewDecoder)")
+	}
+	b := builder{d: d, t: &tree{d: d, types: make([]xml.Name, 1, 8)}, maxNodes: limit(d.MaxNodes, DefaultMaxNodes),
+		maxDepth: limit(d.MaxDepth, DefaultMaxDepth), maxBytes: limit(d.MaxBytes, DefaultMaxBytes)}
+	for p, uri := range d.Namespaces {
+		var err error
+		if b.scope, err = b.scope.push(p, uri); err != nil {
+			return nil, err
+		}
+	}
+	b.t.scope = b.scope
+	if err := b.read(); err != nil {
+		return nil, err
+	}
+	if b.roots == nil {
+		return nil, io.EOF
+	}
+	if err := b.resolve(); err != nil {
+		return nil, err
+	}
+	for r := b.roots; r != nil; r = r.next {
+		if r.x == nil || !isFalse(r.x.root) {
+			return r, nil
+		}
+	}
+	return b.roots, nil
+}
+
+func limit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return int(^uint(0) >> 1)
+	}
+	return v
+}
+
+func isFalse(s string) bool { s = trimSpace(s); return s == "0" || s == "false" }
+
+type builder struct {
+	d                            *Decoder
+	t                            *tree
+	maxNodes, maxDepth, maxBytes int
+	nodes, depth, bytes          int
+	roots, lastRoot, cur         *Element
+	scope                        *nsScope
+	slab                         []Element
+	text                         []byte
+	lasts                        []*Element // by depth: the last child of the open element
+	ids                          map[string]*Element
+	refs                         []*Element
+}
+
+func (b *builder) newElement() *Element {
+	if len(b.slab) == 0 { // 16, then 64 at a time
+		b.slab = make([]Element, min(64, max(16, b.nodes)))
+	}
+	e := &b.slab[0]
+	b.slab = b.slab[1:]
+	return e
+}
+
+func (b *builder) read() error {
+	for {
+		tok, err := b.d.r.Token()
+		if err == io.EOF {
+			if b.cur != nil {
+				return io.ErrUnexpectedEOF
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := b.start(t); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			if b.cur == nil {
+				return errorf(SubcodeBadValue, "unexpected end element %s", t.Name.Local)
+			}
+			if b.cur.first == nil && len(b.text) > 0 {
+				b.cur.text = string(b.text)
+			}
+			b.text = b.text[:0]
+			b.scope = b.cur.parentScope()
+			b.cur = b.cur.parent
+			b.depth--
+		case xml.CharData:
+			if e := b.cur; e != nil && e.first == nil {
+				if b.bytes += len(t); b.bytes > b.maxBytes {
+					return errorf(SubcodeLimit, "body text exceeds %d bytes", b.maxBytes)
+				}
+				b.text = append(b.text, t...) // the text of b.cur, kept until it ends
+			}
+		}
+	}
+}
+
+func (b *builder) start(t xml.StartElement) error {
+	if b.nodes++; b.nodes > b.maxNodes {
+		return errorf(SubcodeLimit, "body has more than %d elements", b.maxNodes)
+	}
+	if b.depth++; b.depth > b.maxDepth {
+		return errorf(SubcodeLimit, "body nests deeper than %d elements", b.maxDepth)
+	}
+	e := b.newElement()
+	e.Name, e.parent = t.Name, b.cur
+	b.bytes += len(t.Name.Local) + len(t.Name.Space)
+	for len(b.lasts) <= b.depth {
+		b.lasts = append(b.lasts, nil)
+	}
+	if p := b.cur; p != nil {
+		if p.first == nil {
+			p.first = e
+			b.text = b.text[:0] // a structure: its text between children is not kept
+		} else {
+			b.lasts[b.depth-1].next = e
+		}
+		b.lasts[b.depth-1] = e
+		p.nkids++
+	} else {
+		e.ext().tree = b.t
+		if b.lastRoot == nil {
+			b.roots = e
+		} else {
+			b.lastRoot.next = e
+		}
+		b.lastRoot = e
+	}
+	b.lasts[b.depth] = nil
+	b.cur = e
+	var typ string
+	v := b.d.Version
+	for _, a := range t.Attr {
+		b.bytes += len(a.Name.Local) + len(a.Value)
+		var err error
+		switch a.Name.Space {
+		case "xmlns":
+			if b.scope, err = b.scope.push(a.Name.Local, a.Value); err != nil {
+				return err
+			}
+		case "":
+			switch a.Name.Local {
+			case "xmlns":
+				if b.scope, err = b.scope.push("", a.Value); err != nil {
+					return err
+				}
+			case "href":
+				if v != V12 {
+					ref, ok := strings.CutPrefix(trimSpace(a.Value), "#")
+					if !ok {
+						return errorf(SubcodeBadValue, "href %s is not a same-document reference (\"#id\")", quote(a.Value))
+					}
+					e.ext().ref = ref
+				}
+			case "id":
+				if v != V12 {
+					e.ext().id = trimSpace(a.Value)
+				}
+			}
+		case NamespaceXSI, nsXSI1999, nsXSI2000:
+			switch a.Name.Local {
+			case "type":
+				typ = a.Value
+			case "nil", "null":
+				e.isNil = trimSpace(a.Value) == "true" || trimSpace(a.Value) == "1"
+			}
+		case NamespaceV11:
+			switch a.Name.Local {
+			case "arrayType":
+				e.ext().arrayType = a.Value
+			case "offset":
+				e.ext().offset = a.Value
+			case "position":
+				e.ext().position = a.Value
+			case "root":
+				e.ext().root = a.Value
+			}
+		case NamespaceV12:
+			switch a.Name.Local {
+			case "itemType":
+				e.ext().itemType = a.Value
+			case "arraySize":
+				e.ext().arraySize = a.Value
+			case "id":
+				if v != V11 {
+					e.ext().id = trimSpace(a.Value)
+				}
+			case "ref":
+				if v != V11 {
+					e.ext().ref = trimSpace(a.Value)
+				}
+			}
+		case nsEnvV11, nsEnvV12:
+			if a.Name.Local == "encodingStyle" && !knownStyle(a.Value) {
+				return &Error{Subcode: SubcodeDataEncodingUnknown, Msg: "unknown encodingStyle " + quote(a.Value)}
+			}
+		}
+	}
+	if b.bytes > b.maxBytes {
+		return errorf(SubcodeLimit, "body text exceeds %d bytes", b.maxBytes)
+	}
+	e.ns = b.scope
+	if typ != "" {
+		n, err := e.resolve(typ)
+		if err != nil {
+			return withElemPath(err, e)
+		}
+		e.typ = b.t.typeIndex(n)
+		if isXSD(n.Space) || n.Space == NamespaceV11 {
+			e.tkind = xsdKinds[n.Local]
+		}
+		e.isArr = n.Local == "Array" && isEnc(n.Space)
+	} else if e.Name.Space == NamespaceV11 { // <SOAP-ENC:int>5</SOAP-ENC:int>
+		e.tkind = xsdKinds[e.Name.Local]
+	}
+	if x := e.x; x != nil {
+		e.isArr = e.isArr || x.arrayType != "" || x.itemType != "" || x.arraySize != ""
+		if x.id != "" {
+			if b.ids == nil {
+				b.ids = map[string]*Element{}
+			}
+			if _, dup := b.ids[x.id]; dup {
+				return withElemPath(errorf(SubcodeDuplicateID, "id %s appears twice", quote(x.id)), e)
+			}
+			b.ids[x.id] = e
+		}
+		if x.ref != "" {
+			if x.id != "" && v == V12 {
+				return withElemPath(errorf(SubcodeBadValue, "element has both enc:id and enc:ref"), e)
+			}
+			b.refs = append(b.refs, e)
+		}
+	}
+	return nil
+}
+
+// knownStyle reports whether an encodingStyle value starts with a URI this
+// package decodes (or the 1.2 "none" URI).
+func knownStyle(v string) bool {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return true
+	}
+	return strings.HasPrefix(f[0], NamespaceV11) || f[0] == NamespaceV12 || f[0] == EncodingStyleNone
+}
+
+// resolve links every reference to its element. A reference to a
+// reference is followed to the end of the chain (each chain is walked once);
+// a loop is an error.
+func (b *builder) resolve() error {
+	for _, e := range b.refs {
+		t := b.ids[e.x.ref]
+		if t == nil {
+			return withElemPath(errorf(SubcodeMissingID, "reference to id %s, which no element has", quote(e.x.ref)), e)
+		}
+		e.x.target = t
+	}
+	var chain []*Element
+	for _, e := range b.refs {
+		chain = chain[:0]
+		t := e.x.target
+		for t.x != nil && t.x.target != nil {
+			if len(chain) > len(b.refs) {
+				return withElemPath(errorf(SubcodeBadValue, "references form a loop"), e)
+			}
+			chain = append(chain, t)
+			t = t.x.target
+		}
+		e.x.target = t
+		for _, c := range chain {
+			c.x.target = t
+		}
+	}
+	return nil
+}
