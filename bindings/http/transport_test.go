@@ -256,7 +256,10 @@ func TestTransportKeepAlive(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		assert.LessOrEqual(t, conns.Load()-before, int64(8), "no more connections than callers")
+		// net/http may dial for a caller and then hand it a connection that
+		// came back idle first; the dialled one joins the pool. So up to one
+		// extra connection per caller, but far fewer than the 160 requests.
+		assert.LessOrEqual(t, conns.Load()-before, int64(2*8), "connections are reused, not one per request")
 	})
 }
 

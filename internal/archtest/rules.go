@@ -77,6 +77,10 @@ var Table = map[string]Rule{
 	"cmd":      {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},
 	// the module's own tooling (this package): stdlib and core packages.
 	"internal": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	// end-to-end tests that cross packages a binding may not import (a
+	// binding with document/, two bindings in one conversation): test files
+	// only, which may import anything in the module or in go.mod.
+	"internal/e2e": {Imports: []string{"std"}, Tests: []string{"module", "go.mod"}},
 }
 
 // Package is what the checks need of one package, with go list's field names.
