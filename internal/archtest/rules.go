@@ -75,6 +75,8 @@ var Table = map[string]Rule{
 	// runnable programs: anything in the module or in go.mod.
 	"examples": {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},
 	"cmd":      {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},
+	// load and measurement programs: like examples.
+	"bench": {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},
 	// the module's own tooling (this package): stdlib and core packages.
 	"internal": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	// end-to-end tests that cross packages a binding may not import (a
