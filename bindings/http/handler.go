@@ -92,6 +92,14 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m, err := core.ReadMessage(body, s.o.limits)
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, 0)
+		if notSOAP(f, body) {
+			// Not an envelope of any version (empty, not XML, another
+			// root element): nothing to answer a SOAP fault to.
+			s.o.log.InfoContext(ctx, "soap: request is not SOAP", slog.String("reason", f.Reason))
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
 		def := core.V11
 		if f.Code == core.CodeVersionMismatch {
 			def = core.V12
@@ -176,6 +184,13 @@ func (s *handler) bodyFault(f *core.Fault, body *bodyReader, v core.Version) *co
 		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the request body could not be read", Cause: f}
 	}
 	return f
+}
+
+// notSOAP reports whether reading the request failed before a SOAP envelope
+// began: a Sender fault of no version (core had not seen an Envelope in a
+// SOAP namespace), while the body itself was read fine and under the limit.
+func notSOAP(f *core.Fault, body *bodyReader) bool {
+	return f.Code == core.CodeSender && f.Version == 0 && !body.failed() && !body.isTooLarge()
 }
 
 // status is the status of a fault answering a request whose body is body:

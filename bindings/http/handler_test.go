@@ -108,6 +108,7 @@ func TestHandlerStatuses(t *testing.T) {
 		action  string
 		body    string
 		chunked bool
+		accept  string
 		status  int
 		version core.Version // of the fault; 0: no fault body
 		code    core.Code
@@ -133,15 +134,24 @@ func TestHandlerStatuses(t *testing.T) {
 		{name: "VersionMismatch sent as text/xml is 1.1", ct: "text/xml", body: envelope(0, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
 		{name: "text/xml with a 1.2 envelope", ct: "text/xml", body: envelope(core.V12, "", echoBody), status: 400, version: core.V12, code: core.CodeSender},
 		{name: "application/soap+xml with a 1.1 envelope", ct: "application/soap+xml", body: envelope(core.V11, "", echoBody), status: 500, version: core.V11, code: core.CodeSender},
-		{name: "1.2 not XML", ct: "application/soap+xml", body: "this is not XML", status: 400, version: core.V12, code: core.CodeSender},
-		{name: "1.1 not XML", ct: "text/xml", body: "{\"json\": true}", status: 500, version: core.V11, code: core.CodeSender},
-		{name: "1.2 DOCTYPE refused", ct: "application/soap+xml", body: `<!DOCTYPE x [<!ENTITY a "b">]>` + envelope(core.V12, "", echoBody), status: 400, version: core.V12, code: core.CodeSender},
+		{name: "VersionMismatch, no Content-Type, Accept text/xml is 1.1", accept: "text/xml", body: envelope(0, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
+		{name: "1.2 not XML is an empty 400", ct: "application/soap+xml", body: "this is not XML", status: 400, emptyOK: true},
+		{name: "1.1 not XML is an empty 400", ct: "text/xml", body: "{\"json\": true}", status: 400, emptyOK: true},
+		{name: "1.1 empty body is an empty 400", ct: "text/xml", body: "", status: 400, emptyOK: true},
+		{name: "1.2 empty body is an empty 400", ct: "application/soap+xml", body: "", status: 400, emptyOK: true},
+		{name: "root not an Envelope is an empty 400", ct: "text/xml", body: `<order xmlns="urn:x"><id>1</id></order>`, status: 400, emptyOK: true},
+		{name: "1.2 DOCTYPE before the Envelope is an empty 400", ct: "application/soap+xml", body: `<!DOCTYPE x [<!ENTITY a "b">]>` + envelope(core.V12, "", echoBody), status: 400, emptyOK: true},
+		{name: "1.1 malformed envelope is a Client fault", ct: "text/xml", body: envelope(core.V11, "", `<a:b/>`), status: 500, version: core.V11, code: core.CodeSender},
+		{name: "1.2 malformed envelope is a Sender fault", ct: "application/soap+xml", body: envelope(core.V12, "", `<a:b/>`), status: 400, version: core.V12, code: core.CodeSender},
+		{name: "1.2 processing instruction in the envelope", ct: "application/soap+xml", body: envelope(core.V12, "<?pi x?>", echoBody), status: 400, version: core.V12, code: core.CodeSender},
 		{name: "json is 415", ct: "application/json", body: `{}`, status: 415, plain: true},
 		{name: "application/xml is 415", ct: "application/xml", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "ISO-8859-1 is 415", ct: "text/xml; charset=iso-8859-1", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "malformed content type is 415", ct: "text/xml; charset", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "over the limit with a Content-Length is 413", ct: "text/xml", body: big, status: 413, version: core.V11, code: core.CodeSender},
 		{name: "over the limit chunked is 413", ct: "text/xml", body: big, chunked: true, status: 413, version: core.V11, code: core.CodeSender},
+		{name: "over the limit, no Content-Type, Accept picks 1.2", accept: "application/soap+xml", body: big, status: 413, version: core.V12, code: core.CodeSender},
+		{name: "over the limit, no Content-Type, Accept prefers 1.1", accept: "application/soap+xml;q=0.4, text/xml", body: big, status: 413, version: core.V11, code: core.CodeSender},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,6 +170,9 @@ func TestHandlerStatuses(t *testing.T) {
 			}
 			if tt.action != "" {
 				req.Header.Set("SOAPAction", `"`+tt.action+`"`)
+			}
+			if tt.accept != "" {
+				req.Header.Set("Accept", tt.accept)
 			}
 			resp, data := do(t, req)
 			require.Equal(t, tt.status, resp.StatusCode, "%s", data)

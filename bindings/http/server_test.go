@@ -1,11 +1,14 @@
 package http_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +54,26 @@ func TestServerClientDisconnects(t *testing.T) {
 	started := make(chan struct{}, 100)
 	h := soaphttp.NewHandler(core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		started <- struct{}{}
-		return nil, m.Body().Discard()
+		if err := m.Body().Discard(); err != nil {
+			return nil, err
+		}
+		if m.Action != "big" {
+			return nil, nil
+		}
+		// an 8 MiB reply, far more than the socket buffers hold
+		return m.Reply(core.StreamBody(xmlName("big"), func(w io.Writer) error {
+			if _, err := io.WriteString(w, `<t:big xmlns:t="`+testNS+`">`); err != nil {
+				return err
+			}
+			chunk := strings.Repeat("b", 64<<10)
+			for range 128 {
+				if _, err := io.WriteString(w, chunk); err != nil {
+					return err
+				}
+			}
+			_, err := io.WriteString(w, `</t:big>`)
+			return err
+		})), nil
 	}))
 	srv := soaphttp.NewServer("", h)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -60,16 +82,19 @@ func TestServerClientDisconnects(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 
 	// one complete request first, so lazily started runtime goroutines exist
-	c, err := net.Dial("tcp", ln.Addr().String())
+	tr := soaphttp.NewTransport("http://" + ln.Addr().String())
+	reply, err := tr.RoundTrip(context.Background(), core.NewMessage(core.V11, core.RawBody([]byte(echoBody))))
 	require.NoError(t, err)
-	c.Close()
+	require.Nil(t, reply)
+	<-started
+	tr.CloseIdleConnections()
 	waitGoroutines(t, runtime.NumGoroutine())
 	baseline := runtime.NumGoroutine()
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 
-	env := envelope(core.V11, "", `<t:echoString xmlns:t="`+testNS+`"><message>`)
+	env, _, _ := strings.Cut(envelope(core.V11, "", echoBody), "hello") // half an envelope
 	tests := []struct {
 		name string
 		send func(c net.Conn)
@@ -84,6 +109,11 @@ func TestServerClientDisconnects(t *testing.T) {
 		}, true},
 		{"half a chunked body", func(c net.Conn) {
 			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(env), env)
+		}, true},
+		{"gone while the reply is written", func(c net.Conn) {
+			full := envelope(core.V11, "", echoBody)
+			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: big\r\nContent-Length: %d\r\n\r\n%s", len(full), full)
+			io.ReadFull(c, make([]byte, 4096)) // the status line and the start of the reply
 		}, true},
 	}
 	for _, tt := range tests {
@@ -105,4 +135,59 @@ func TestServerClientDisconnects(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	assert.Less(t, int64(after.HeapInuse)-int64(before.HeapInuse), int64(8<<20), "heap in use grew by more than 8 MiB")
+}
+
+// TestServerReadTimeout: NewServer's read timeout ends a request whose
+// client stalls mid-body: the handler's body read fails, the handler
+// returns, the client gets a Sender fault and the connection is closed.
+func TestServerReadTimeout(t *testing.T) {
+	for _, v := range []core.Version{core.V11, core.V12} {
+		t.Run(v.String(), func(t *testing.T) {
+			done := make(chan error, 1)
+			h := soaphttp.NewHandler(core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+				err := m.Body().Discard()
+				done <- err
+				return nil, err
+			}))
+			srv := soaphttp.NewServer("", h)
+			srv.ReadTimeout = 300 * time.Millisecond // the default is minutes: shorten it for the test
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			go srv.Serve(ln)
+			t.Cleanup(func() { srv.Close() })
+
+			c, err := net.Dial("tcp", ln.Addr().String())
+			require.NoError(t, err)
+			t.Cleanup(func() { c.Close() })
+			env, _, _ := strings.Cut(envelope(v, "", echoBody), "hello") // half an envelope
+			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n%s", ctype(v), env)
+			// ... and nothing more: the client stalls.
+			select {
+			case err := <-done:
+				require.Error(t, err, "the handler's read of the stalled body fails")
+			case <-time.After(30 * time.Second):
+				t.Fatal("the handler is still reading a stalled body")
+			}
+			require.NoError(t, c.SetReadDeadline(time.Now().Add(30*time.Second)))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			data, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			assert.Equal(t, faultStatus(v), resp.StatusCode, "%s", data)
+			_, f := readFault(t, data)
+			assert.Equal(t, core.CodeSender, f.Code)
+			assert.Equal(t, "the request body could not be read", f.Reason)
+			_, err = c.Read(make([]byte, 1))
+			assert.ErrorIs(t, err, io.EOF, "the server closed the connection")
+		})
+	}
+}
+
+// faultStatus is the status of a Sender fault in version v.
+func faultStatus(v core.Version) int {
+	if v == core.V12 {
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
 }
