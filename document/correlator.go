@@ -12,39 +12,38 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// ErrTimeout is in the chain of a TimeoutError.
-var ErrTimeout = errors.New("document: no reply in time")
-
-// TimeoutError is returned by Correlator.RoundTrip when ctx ends before the
-// reply comes. errors.Is(err, ErrTimeout) and errors.Is(err,
-// context.DeadlineExceeded) both hold (the latter for a deadline).
-type TimeoutError struct {
-	MessageID string
-	Err       error // ctx.Err()
-}
-
-func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("document: no reply to %s: %v", e.MessageID, e.Err)
-}
-
-// Unwrap returns ErrTimeout and the ctx error.
-func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, e.Err} }
-
 // Correlator turns a one-way Sender plus inbound replies into a
-// core.RoundTripper: RoundTrip sends the request with ReplyTo set to the
-// Correlator's address and waits for the message whose RelatesTo is the
-// request's ID. The Correlator is also the core.Handler for the inbound side
-// (serve the Receiver of ReplyTo with it): matched replies go to the waiting
-// caller; late or unmatched ones go to Fallback, never dropped silently.
+// core.RoundTripper: a request by mail answered by file drop looks to the
+// caller like one call with a ctx deadline.
+//
+// RoundTrip sends the request with ReplyTo (and FaultTo, unless set) to the
+// Correlator's reply address and waits for the message whose RelatesTo is
+// the request's ID. The Correlator is also the core.Handler of that address:
+// serve its Receiver with it (core.Serve), or mount it on an HTTP endpoint.
+// A reply that a caller waits for goes to that caller; a late one (its
+// caller gave up), an unmatched one (no such request, or one sent before a
+// restart) and any other message go to the fallback handler (WithFallback),
+// never dropped: without a fallback they are refused with ErrUnmatched so
+// the binding keeps them.
+//
+// With a Store (WithStore) each request's conversation is recorded awaiting
+// a reply before it is sent, and completed, failed (a fault reply, or the
+// send failed) or expired (ctx ended first) after; a late reply still
+// completes it. As the Store outlives the process, a Correlator started
+// after a restart settles the conversations its predecessor was waiting on
+// when their replies come, and hands the replies to the fallback.
 type Correlator struct {
 	out     core.Sender
 	replyTo string
-	store   Store
-	fb      core.Handler
-	log     *slog.Logger
+	o       options
 
 	mu      sync.Mutex
-	pending map[string]chan *core.Message
+	waiters map[string]*waiter // request id → its caller
+}
+
+type waiter struct {
+	ch   chan *core.Message // buffered: the reply is handed over without blocking
+	conv string
 }
 
 var (
@@ -52,40 +51,40 @@ var (
 	_ core.Handler      = (*Correlator)(nil)
 )
 
-// CorrelatorOption configures a Correlator.
-type CorrelatorOption func(*Correlator)
+// MetaMatch is the Meta key the Correlator sets on a message it hands to its
+// fallback: "late" (its request timed out or was sent by a process that
+// since restarted) or "unmatched" (it answers no request recorded here).
+const MetaMatch = "document.match"
 
-// WithStore records conversation state (awaiting reply, completed, failed,
-// expired) in s.
-func WithStore(s Store) CorrelatorOption { return func(c *Correlator) { c.store = s } }
-
-// WithFallback hands late and unmatched replies to h.
-func WithFallback(h core.Handler) CorrelatorOption { return func(c *Correlator) { c.fb = h } }
-
-// WithLogger logs the Correlator's decisions.
-func WithLogger(l *slog.Logger) CorrelatorOption { return func(c *Correlator) { c.log = l } }
-
-// NewCorrelator returns a Correlator sending through out, with replies
-// expected at replyTo (an address whose Receiver is served with the
-// Correlator).
-func NewCorrelator(out core.Sender, replyTo string, opts ...CorrelatorOption) *Correlator {
-	c := &Correlator{out: out, replyTo: replyTo, log: slog.New(slog.DiscardHandler), pending: make(map[string]chan *core.Message)}
-	for _, o := range opts {
-		o(c)
-	}
-	return c
+// NewCorrelator returns a Correlator sending requests through out (an
+// *Outbox picks the Sender by the request's To), with replies expected at
+// replyTo, an address whose inbound side is served with the Correlator.
+// Options: WithStore, WithFallback, WithTimeout, WithLogger.
+func NewCorrelator(out core.Sender, replyTo string, opts ...Option) *Correlator {
+	return &Correlator{out: out, replyTo: replyTo, o: newOptions(opts), waiters: make(map[string]*waiter)}
 }
 
-// Pending returns the number of requests waiting for a reply.
+// Pending returns the number of callers waiting for a reply.
 func (c *Correlator) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.pending)
+	return len(c.waiters)
 }
 
-// RoundTrip sends m and waits for its reply until ctx ends. A fault reply is
-// returned as a *core.Fault error.
+// RoundTrip sends m and waits for its reply until ctx ends (or the
+// WithTimeout bound, when ctx has no deadline). It fills in what m lacks: an
+// ID, ReplyTo (the Correlator's address), FaultTo (ReplyTo) and a
+// Conversation header (a new conversation named by the ID). A fault reply is
+// returned as a *core.Fault error; no reply in time as a *TimeoutError.
 func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
+	if m == nil || m.Envelope == nil {
+		return nil, errors.New("document: round trip: no envelope")
+	}
+	if _, ok := ctx.Deadline(); !ok && c.o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.o.timeout)
+		defer cancel()
+	}
 	if m.ID == "" {
 		m.ID = core.NewMessageID()
 	}
@@ -95,46 +94,77 @@ func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Mess
 	if m.FaultTo == "" {
 		m.FaultTo = m.ReplyTo
 	}
+	if !hasConversation(m) {
+		SetConversation(m, ConversationOf(m))
+	}
 	conv := ConversationOf(m)
-	if conv == m.ID {
-		SetConversation(m, conv)
-	}
-	ch := make(chan *core.Message, 1)
+	w := &waiter{ch: make(chan *core.Message, 1), conv: conv}
 	c.mu.Lock()
-	if _, dup := c.pending[m.ID]; dup {
+	if _, dup := c.waiters[m.ID]; dup {
 		c.mu.Unlock()
-		return nil, fmt.Errorf("document: message id %s is already awaiting a reply", m.ID)
+		return nil, fmt.Errorf("%w: %s", ErrAwaiting, m.ID)
 	}
-	c.pending[m.ID] = ch
+	c.waiters[m.ID] = w
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, m.ID)
-		c.mu.Unlock()
-	}()
-	c.state(ctx, conv, func(cv *Conversation) {
-		cv.State = StateAwaitingReply
-		if !slices.Contains(cv.Pending, m.ID) {
-			cv.Pending = append(cv.Pending, m.ID)
-		}
-	})
+
+	deadline, _ := ctx.Deadline()
+	if err := c.track(ctx, conv, func(cv *Conversation) error { awaitReply(cv, m.ID, deadline); return nil }); err != nil {
+		c.unregister(m.ID, w)
+		return nil, err
+	}
 	if err := c.out.Send(ctx, m); err != nil {
-		c.state(ctx, conv, func(cv *Conversation) { cv.State = StateFailed; cv.Pending = remove(cv.Pending, m.ID) })
-		return nil, fmt.Errorf("document: send %s: %w", m.ID, err)
+		if !c.unregister(m.ID, w) { // the reply came all the same
+			return replyOf(<-w.ch)
+		}
+		_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
+			if !slices.Contains(cv.Pending, m.ID) {
+				return errSkip
+			}
+			cv.Pending = remove(cv.Pending, m.ID)
+			cv.State = StateFailed
+			return nil
+		})
+		return nil, fmt.Errorf("document: round trip: send %s: %w", m.ID, err)
 	}
 	select {
-	case reply := <-ch:
-		if f := reply.Fault(); f != nil {
-			return nil, f
-		}
-		return reply, nil
+	case r := <-w.ch:
+		return replyOf(r)
 	case <-ctx.Done():
-		c.state(context.WithoutCancel(ctx), conv, func(cv *Conversation) { cv.State = StateExpired })
-		return nil, &TimeoutError{MessageID: m.ID, Err: ctx.Err()}
+		if !c.unregister(m.ID, w) { // the reply won the race: it is (or is about to be) in ch
+			return replyOf(<-w.ch)
+		}
+		_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
+			if !expireOne(cv, m.ID) {
+				return errSkip // a late reply settled it meanwhile
+			}
+			return nil
+		})
+		c.o.log.InfoContext(ctx, "document: no reply in time", slog.String("id", m.ID), slog.String("conversation", conv), slog.Any("err", ctx.Err()))
+		return nil, &TimeoutError{MessageID: m.ID, Conversation: conv, Err: ctx.Err()}
 	}
 }
 
-// ServeSOAP takes an inbound reply: the waiting caller gets it, or Fallback.
+func replyOf(r *core.Message) (*core.Message, error) {
+	if f := r.Fault(); f != nil {
+		return nil, f
+	}
+	return r, nil
+}
+
+// unregister removes id's waiter if it is still w, and reports whether it
+// did (false: ServeSOAP took it and hands it a reply).
+func (c *Correlator) unregister(id string, w *waiter) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.waiters[id] != w {
+		return false
+	}
+	delete(c.waiters, id)
+	return true
+}
+
+// ServeSOAP takes an inbound message: the reply a caller waits for goes to
+// it; anything else to the fallback (see Correlator).
 func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message, error) {
 	// Detach the body from the transport: the caller reads it after the
 	// delivery was settled.
@@ -145,41 +175,76 @@ func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Mess
 		}
 		m.Envelope.Body = core.RawBody(buf.Bytes())
 	}
-	conv := ConversationOf(m)
-	c.mu.Lock()
-	ch, ok := c.pending[m.RelatesTo]
-	if ok {
-		delete(c.pending, m.RelatesTo)
-	}
-	c.mu.Unlock()
-	c.state(ctx, conv, func(cv *Conversation) {
-		cv.Pending = remove(cv.Pending, m.RelatesTo)
-		if m.Fault() != nil {
-			cv.State = StateFailed
-		} else if len(cv.Pending) == 0 {
-			cv.State = StateCompleted
+	var w *waiter
+	if m.RelatesTo != "" {
+		c.mu.Lock()
+		if w = c.waiters[m.RelatesTo]; w != nil {
+			delete(c.waiters, m.RelatesTo)
 		}
-	})
-	if ok {
-		ch <- m
+		c.mu.Unlock()
+	}
+	conv := ConversationOf(m)
+	if w != nil {
+		conv = w.conv
+	}
+	known := c.settle(ctx, conv, m)
+	if w != nil {
+		w.ch <- m
 		return nil, nil
 	}
-	c.log.InfoContext(ctx, "document: late or unmatched reply", slog.String("relates_to", m.RelatesTo), slog.String("id", m.ID))
-	if c.fb != nil {
-		return c.fb.ServeSOAP(ctx, m)
+	match := "unmatched"
+	if known {
+		match = "late"
 	}
-	return nil, fmt.Errorf("document: reply %s relates to no pending request (%q) and there is no fallback", m.ID, m.RelatesTo)
+	m.SetMeta(MetaMatch, match)
+	c.o.log.InfoContext(ctx, "document: reply for no waiting caller", slog.String("match", match), slog.String("relates_to", m.RelatesTo), slog.String("id", m.ID), slog.String("conversation", conv))
+	if c.o.fallback == nil {
+		return nil, fmt.Errorf("%w: %s relates to %q", ErrUnmatched, m.ID, m.RelatesTo)
+	}
+	return c.o.fallback.ServeSOAP(ctx, m)
 }
 
-func (c *Correlator) state(ctx context.Context, conv string, fn func(*Conversation)) {
-	if c.store == nil || conv == "" {
-		return
+// settle records a reply in its conversation: the request it answers is no
+// longer pending (or expired), and the conversation is completed when
+// nothing else is pending, failed for a fault. It reports whether the reply
+// answers a request the Store knows. A message that answers none changes
+// nothing (and creates no conversation).
+func (c *Correlator) settle(ctx context.Context, conv string, m *core.Message) bool {
+	if c.o.store == nil || m.RelatesTo == "" || conv == "" {
+		return false
 	}
-	if _, err := c.store.Update(ctx, conv, func(cv *Conversation) error { fn(cv); return nil }); err != nil {
-		c.log.ErrorContext(ctx, "document: conversation state not recorded", slog.String("conversation", conv), slog.Any("err", err))
-	}
+	rel := m.RelatesTo
+	err := c.track(ctx, conv, func(cv *Conversation) error {
+		switch {
+		case slices.Contains(cv.Pending, rel):
+			cv.Pending = remove(cv.Pending, rel)
+		case slices.Contains(cv.Expired, rel):
+			cv.Expired = remove(cv.Expired, rel)
+		default:
+			return errSkip
+		}
+		switch {
+		case m.Fault() != nil:
+			cv.State = StateFailed
+		case len(cv.Pending) == 0:
+			cv.State = StateCompleted
+		}
+		return nil
+	})
+	return err == nil
 }
 
-func remove(ids []string, id string) []string {
-	return slices.DeleteFunc(ids, func(s string) bool { return s == id })
+// track applies fn to conversation conv in the Store, if there is one. An
+// errSkip from fn is returned (nothing changed); a Store error is logged and
+// returned.
+func (c *Correlator) track(ctx context.Context, conv string, fn func(*Conversation) error) error {
+	if c.o.store == nil || conv == "" {
+		return nil
+	}
+	_, err := c.o.store.Update(ctx, conv, fn)
+	if err != nil && !errors.Is(err, errSkip) {
+		c.o.log.ErrorContext(ctx, "document: conversation state not recorded", slog.String("conversation", conv), slog.Any("err", err))
+		return fmt.Errorf("document: conversation %s: %w", conv, err)
+	}
+	return err
 }

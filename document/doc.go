@@ -2,25 +2,35 @@
 //
 // In document style an XML document sits directly in the Body and the
 // exchange is conversational: a purchase order goes out by mail, its
-// confirmation comes back by file drop. The pieces:
+// confirmation comes back by file drop, and over HTTP the response only
+// acknowledges receipt (202). The pieces:
 //
-//   - Send wraps a document (bytes, a stream or a Go value) in an envelope
-//     with WS-Addressing headers and a conversation header block, and hands it
-//     to the Sender the scheme of its address selects; an Outbox maps
-//     schemes (http, https, mailto, ftp, nats) to Senders and is a Sender.
-//     Send returns a Receipt of what the transport confirmed.
-//   - Handler wraps a document handler: it gives it the document and its
-//     conversation, recognises a repeated delivery of a processed MessageID
-//     (the handler does not run twice; the earlier outcome is sent again),
-//     and sends replies and faults to ReplyTo/FaultTo through the Outbox,
-//     after checking those peer-supplied addresses against a Policy.
+//   - Send wraps a document (bytes, a streaming io.Reader or a Go value) in
+//     an envelope of the chosen SOAP version with WS-Addressing headers
+//     (MessageID, To, Action, ReplyTo, FaultTo) and a Conversation header
+//     block, and hands it to a core.Sender. An Outbox maps address schemes
+//     (http, https, mailto, ftp, nats, …) to Senders and is itself a Sender;
+//     an address whose scheme it has no Sender for is refused before
+//     anything is sent. Send returns a Receipt of what the transport
+//     confirmed (what the binding put in the message's Meta).
+//   - Handler wraps a document handler (a HandleFunc): it gives it the
+//     document and its conversation, recognises a repeated delivery of a
+//     processed MessageID (the HandleFunc does not run twice; the earlier
+//     outcome is sent again), and sends replies, receipts and faults to
+//     ReplyTo/FaultTo through the Outbox, after checking those peer-supplied
+//     addresses against a Policy, so a request that came by mail can be
+//     answered by file drop.
 //   - Correlator turns a one-way Sender plus inbound replies into a
-//     core.RoundTripper matched by RelatesTo: a request by mail answered by
-//     file drop looks to the caller like one call with a ctx deadline.
+//     core.RoundTripper matched by RelatesTo: a request by one transport
+//     answered on another looks to the caller like one call with a ctx
+//     deadline; no reply in time is a *TimeoutError; late and unmatched
+//     replies go to a fallback handler.
 //   - Store keeps conversation state (open, awaiting reply, acknowledged,
-//     completed, failed, expired); MemoryStore and FileStore ship.
+//     completed, failed, expired) and the duplicate-suppression records;
+//     MemoryStore and FileStore (which survives a restart) ship. Expire and
+//     Prune keep a Store current and bounded.
 //
 // document/ imports only core packages and the standard library; bindings
-// cooperate with it through core.Message fields (To, ReplyTo, ID, RelatesTo,
-// Meta), never imports.
+// cooperate with it through core.Message fields (To, ReplyTo, FaultTo, ID,
+// RelatesTo, Meta), never imports. See docs/documents.md.
 package document

@@ -10,17 +10,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 )
 
 // FileStore is a Store that keeps one JSON file per conversation in a
-// directory, written atomically (temporary file, fsync, rename, fsync of the
-// directory), so state survives a restart: a conversation awaiting a reply
-// when the process stops is still awaiting it when the process starts again.
-// One process at a time should own a directory.
+// directory. Each update is written atomically (a temporary file, fsync,
+// rename, fsync of the directory), so the state survives a crash or a
+// restart: a conversation awaiting a reply when the process stops is still
+// awaiting it when the process starts again (see Correlator for what then
+// happens to its reply, and Expire for its deadline).
+//
+// One process at a time owns a directory; within it a FileStore is safe for
+// concurrent use.
 type FileStore struct {
 	dir string
 	mu  sync.Mutex
@@ -28,30 +31,56 @@ type FileStore struct {
 
 var _ Store = (*FileStore)(nil)
 
-// NewFileStore opens (creating if needed) a FileStore in dir.
+const tmpPrefix = ".tmp-"
+
+// NewFileStore opens (creating if needed) a FileStore in dir and removes the
+// temporary files an interrupted write left there.
 func NewFileStore(dir string) (*FileStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("document: file store: %w", err)
 	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("document: file store: %w", err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 	return &FileStore{dir: dir}, nil
 }
 
+// path names a conversation's file by a hash of its id, so that any id (a
+// peer's, with slashes or dots) is a safe file name.
 func (s *FileStore) path(id string) string {
 	h := sha256.Sum256([]byte(id))
 	return filepath.Join(s.dir, hex.EncodeToString(h[:16])+".json")
 }
 
 func (s *FileStore) load(id string) (*Conversation, error) {
-	b, err := os.ReadFile(s.path(id))
+	p := s.path(id)
+	c, err := readConversation(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}
+	if err != nil {
+		return nil, err
+	}
+	if c.ID != id {
+		return nil, fmt.Errorf("document: file store: %s holds conversation %q, not %q", p, c.ID, id)
+	}
+	return c, nil
+}
+
+func readConversation(p string) (*Conversation, error) {
+	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("document: file store: %w", err)
 	}
 	var c Conversation
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("document: file store: %s: %w", s.path(id), err)
+		return nil, fmt.Errorf("document: file store: %s: %w", p, err)
 	}
 	return &c, nil
 }
@@ -77,6 +106,7 @@ func (s *FileStore) Update(_ context.Context, id string, fn func(c *Conversation
 	if err := fn(c); err != nil {
 		return nil, err
 	}
+	c.ID = id
 	c.Updated = time.Now()
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -88,7 +118,29 @@ func (s *FileStore) Update(_ context.Context, id string, fn func(c *Conversation
 	return c.Clone(), nil
 }
 
-// List reads every conversation, by id.
+// Delete removes a conversation's file if cond allows.
+func (s *FileStore) Delete(_ context.Context, id string, cond func(c *Conversation) bool) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.load(id)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if cond != nil && !cond(c) {
+		return false, nil
+	}
+	if err := os.Remove(s.path(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("document: file store: %w", err)
+	}
+	syncDir(s.dir)
+	return true, nil
+}
+
+// List reads every conversation, by id. A file that cannot be read is an
+// error, not a silently missing conversation.
 func (s *FileStore) List(context.Context) ([]*Conversation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,30 +150,26 @@ func (s *FileStore) List(context.Context) ([]*Conversation, error) {
 	}
 	var out []*Conversation
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), tmpPrefix) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(s.dir, e.Name()))
+		c, err := readConversation(filepath.Join(s.dir, e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("document: file store: %w", err)
+			return nil, err
 		}
-		var c Conversation
-		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, fmt.Errorf("document: file store: %s: %w", e.Name(), err)
-		}
-		out = append(out, &c)
+		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b *Conversation) int { return compare(a.ID, b.ID) })
+	sortByID(out)
 	return out, nil
 }
 
 func writeAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+"*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
+	defer os.Remove(tmp) // a no-op after the rename
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return err
@@ -136,9 +184,15 @@ func writeAtomic(path string, b []byte) error {
 	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	syncDir(filepath.Dir(path))
 	return nil
+}
+
+// syncDir makes a rename or removal in dir durable (best effort: not every
+// file system can sync a directory).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
 }

@@ -1,12 +1,10 @@
 package document
 
 import (
-	"bytes"
 	"context"
-	"errors"
+	"encoding/xml"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -17,9 +15,14 @@ type Incoming struct {
 	Conversation string // the conversation id (see ConversationOf)
 }
 
-// Reply builds a reply in the same conversation: same version, RelatesTo
-// the incoming message, a fresh id, the conversation header. doc is as for
-// NewMessage.
+// Decode decodes the document (the Body's first child) into v with
+// encoding/xml. The body is read once: Decode or read Message.Body(), not
+// both.
+func (in *Incoming) Decode(v any) error { return in.Message.Body().Decode(v) }
+
+// Reply builds a reply in the same conversation: the version of the
+// incoming message, RelatesTo its ID, a fresh ID and the conversation header
+// block. doc is as for NewMessage. The Handler sends it to ReplyTo.
 func (in *Incoming) Reply(doc any, opts ...SendOption) *core.Message {
 	opts = append([]SendOption{WithVersion(in.Message.Version()), WithConversation(in.Conversation)}, opts...)
 	m := NewMessage("", doc, opts...)
@@ -28,200 +31,170 @@ func (in *Incoming) Reply(doc any, opts ...SendOption) *core.Message {
 }
 
 // HandleFunc processes one document. It returns a reply (see
-// Incoming.Reply), nil for none, or an error that becomes a fault.
+// Incoming.Reply), nil for none, or an error that becomes a fault: a
+// *core.Fault as it is, any other error a Receiver fault that does not
+// reveal its text.
 type HandleFunc func(ctx context.Context, in *Incoming) (*core.Message, error)
 
-// Handler is a core.Handler for document handlers. With a Store it
-// recognises a repeated delivery of a message id it has processed: the
-// HandleFunc does not run again, the earlier outcome is sent again. Replies
-// and faults go to the message's ReplyTo / FaultTo: on the back-channel when
-// those are absent or anonymous (the reply is returned), through Outbox
-// otherwise, after Policy allowed the address (a refused address is a Sender
-// fault, and nothing is sent there).
+// Handler is a core.Handler for document handlers; serve it with a binding
+// (net/http through the HTTP binding's NewHandler, or core.Serve over a
+// Receiver).
+//
+// For each message it:
+//  1. checks ReplyTo and FaultTo against the Policy. A refused address is a
+//     Sender fault, logged, and nothing is sent anywhere: the fault goes back
+//     on the back-channel only (HTTP), and the Handler blanks the message's
+//     ReplyTo and FaultTo (FaultTo becomes none) so that core.Serve parks
+//     the message instead of sending the fault there;
+//  2. with a Store (WithStore), recognises a message id it has already
+//     processed in this conversation: the HandleFunc does not run again and
+//     the recorded outcome (reply, receipt or fault) is sent again to where
+//     it went the first time. Duplicates arriving while the first is being
+//     processed wait for its outcome;
+//  3. calls the HandleFunc with the document and its conversation;
+//  4. sends the reply, or a receipt (WithReceipts) when there is none, to
+//     ReplyTo, and a fault to FaultTo (else ReplyTo), through the Outbox; an
+//     absent or anonymous address means the back-channel (the reply or fault
+//     is returned), none means nothing is sent.
+//
+// What is recorded before anything is sent: a redelivery after a failed
+// send replays the outcome. A Receiver fault is not recorded (a retry may
+// succeed), so a resent message is processed again; every other outcome is.
+// When sending to ReplyTo or FaultTo fails, the Handler returns a Receiver
+// fault with the message's FaultTo set to none, so core.Serve Nacks it for
+// redelivery rather than faulting to the address that just failed.
 type Handler struct {
-	Handle HandleFunc
-	Store  Store       // nil: no duplicate suppression, no state
-	Outbox core.Sender // sends to non-anonymous ReplyTo/FaultTo addresses
-	// Policy checks ReplyTo and FaultTo. nil: the schemes Outbox has (when
-	// it is an *Outbox), or none at all.
-	Policy *Policy
-	// Receipts sends a receipt document to ReplyTo when Handle returns no
-	// reply (a business-level acknowledgment).
-	Receipts bool
-	// InFlightLease is how long a message being processed elsewhere keeps
-	// duplicates away (default 5 minutes); after it a duplicate is processed.
-	InFlightLease time.Duration
-	Logger        *slog.Logger
+	fn    HandleFunc
+	o     options
+	owner string
 
-	locks sync.Map // message id → *sync.Mutex: duplicates in this process wait
+	mu       sync.Mutex
+	inflight map[string]chan struct{} // conversation + id → closed when processed
 }
 
 var _ core.Handler = (*Handler)(nil)
 
-// ReceiptName is the element of a receipt document.
-const ReceiptName = "Receipt"
-
-func (h *Handler) log() *slog.Logger {
-	if h.Logger == nil {
-		return slog.New(slog.DiscardHandler)
+// NewHandler returns a Handler running fn. Options: WithStore, WithOutbox,
+// WithPolicy, WithReceipts, WithLease, WithRetention, WithMaxReplay,
+// WithLogger. It panics if fn is nil.
+func NewHandler(fn HandleFunc, opts ...Option) *Handler {
+	if fn == nil {
+		panic("document: NewHandler with a nil HandleFunc")
 	}
-	return h.Logger
+	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[string]chan struct{})}
 }
 
-func (h *Handler) policy() Policy {
-	if h.Policy != nil {
-		return *h.Policy
+// ReceiptAction is the action of a business-level receipt (WithReceipts).
+const ReceiptAction = Namespace + ":Receipt"
+
+// ReceiptDocument is the body of a business-level receipt: the peer's
+// document with this MessageID was received and processed.
+type ReceiptDocument struct {
+	XMLName   xml.Name `xml:"urn:soapwire:document Receipt"`
+	MessageID string   `xml:"urn:soapwire:document MessageID"`
+}
+
+func receiptBody(id string) []byte {
+	b := make([]byte, 0, 128+len(id))
+	b = append(b, `<d:Receipt xmlns:d="`+Namespace+`"><d:MessageID>`...)
+	b = appendText(b, id)
+	return append(b, `</d:MessageID></d:Receipt>`...)
+}
+
+// ServeSOAP processes m (see Handler).
+func (h *Handler) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message, error) {
+	if isAddress(m.ReplyTo) || isAddress(m.FaultTo) {
+		pol := h.policy()
+		for _, addr := range [...]string{m.ReplyTo, m.FaultTo} {
+			if err := pol.Allow(addr); err != nil {
+				h.o.log.WarnContext(ctx, "document: reply address refused", slog.String("id", m.ID), slog.String("address", addr), slog.Any("err", err))
+				return nil, h.park(m, core.FaultOf(err))
+			}
+		}
 	}
-	if o, ok := h.Outbox.(*Outbox); ok {
+	conv := ConversationOf(m)
+	if len(m.ID) > MaxIDLen || len(conv) > MaxIDLen {
+		h.o.log.InfoContext(ctx, "document: id too long", slog.Int("id_len", len(m.ID)), slog.Int("conversation_len", len(conv)))
+		f := core.SenderFault("the message or conversation id is longer than %d bytes", MaxIDLen)
+		return h.deliver(ctx, m, h.faultReply(m, conv, f), destination(m, true))
+	}
+	in := &Incoming{Message: m, Conversation: conv}
+	if h.o.store == nil || m.ID == "" {
+		r := h.process(ctx, in)
+		return h.deliver(ctx, m, r.reply, r.to)
+	}
+	return h.serveOnce(ctx, in)
+}
+
+// policy is the Policy in force: WithPolicy's, else the schemes of the
+// Outbox.
+func (h *Handler) policy() Policy {
+	if h.o.policy != nil {
+		return *h.o.policy
+	}
+	if o, ok := h.o.outbox.(*Outbox); ok {
 		return Policy{Schemes: o.Schemes()}
 	}
 	return Policy{}
 }
 
-// ServeSOAP processes m.
-func (h *Handler) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message, error) {
-	pol := h.policy()
-	for _, addr := range []string{m.ReplyTo, m.FaultTo} {
-		if err := pol.Allow(addr); err != nil {
-			h.log().WarnContext(ctx, "document: refused reply address", slog.String("id", m.ID), slog.String("address", addr), slog.Any("err", err))
-			// Nothing may go to the peer's addresses: answer on the
-			// back-channel only, or park (core.Serve Nacks a fault with
-			// no address).
-			m.ReplyTo, m.FaultTo = "", core.NoneAddress
-			return nil, withVersion(core.FaultOf(err), m.Version())
-		}
-	}
-	conv := ConversationOf(m)
-	if h.Store == nil || m.ID == "" {
-		return h.run(ctx, m, conv, nil)
-	}
-	mu, _ := h.locks.LoadOrStore(m.ID, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer func() {
-		mu.(*sync.Mutex).Unlock()
-		h.locks.Delete(m.ID)
-	}()
-	lease := h.InFlightLease
-	if lease <= 0 {
-		lease = 5 * time.Minute
-	}
-	var prior *Outcome
-	_, err := h.Store.Update(ctx, conv, func(c *Conversation) error {
-		if o, ok := c.Handled[m.ID]; ok && (o.Done || time.Since(o.Started) < lease) {
-			prior = &o
-			return errDuplicate
-		}
-		if c.Handled == nil {
-			c.Handled = make(map[string]Outcome)
-		}
-		c.Handled[m.ID] = Outcome{Started: time.Now()}
-		return nil
-	})
-	switch {
-	case errors.Is(err, errDuplicate):
-		return h.replay(ctx, m, prior)
-	case err != nil:
-		return nil, withVersion(&core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err}, m.Version())
-	}
-	return h.run(ctx, m, conv, func(o Outcome) error {
-		_, err := h.Store.Update(ctx, conv, func(c *Conversation) error {
-			if c.Handled == nil {
-				c.Handled = make(map[string]Outcome)
-			}
-			c.Handled[m.ID] = o
-			if c.State == StateOpen {
-				c.State = StateAcknowledged
-			}
-			return nil
-		})
-		return err
-	})
+// result is what processing a message produced.
+type result struct {
+	reply *core.Message // reply, receipt or fault message; nil for none
+	to    string        // where it goes: "" the back-channel, or an address, or none
+	keep  bool          // record it for duplicates
+	fault bool
 }
 
-var errDuplicate = errors.New("duplicate")
-
-// run calls Handle, records the outcome (before anything is sent, so that a
-// redelivery after a failed send replays it), and delivers it.
-func (h *Handler) run(ctx context.Context, m *core.Message, conv string, record func(Outcome) error) (*core.Message, error) {
-	in := &Incoming{Message: m, Conversation: conv}
-	reply, err := h.Handle(ctx, in)
+// process runs the HandleFunc and turns what it returned into a message.
+func (h *Handler) process(ctx context.Context, in *Incoming) result {
+	m := in.Message
+	reply, err := h.fn(ctx, in)
 	if err != nil {
-		reply = m.FaultReply(withVersion(core.FaultOf(err), m.Version()))
-		reply.Action = core.FaultAction
-		SetConversation(reply, conv)
-	} else if reply == nil && h.Receipts && isAddress(m.ReplyTo) {
-		reply = in.Reply(receiptDoc(m.ID))
-	}
-	if reply != nil && reply.RelatesTo == "" {
-		reply.RelatesTo = m.ID
-	}
-	to := destination(m, reply)
-	o := Outcome{Done: true, Started: time.Now(), To: to}
-	if reply != nil && record != nil {
-		var buf bytes.Buffer
-		if _, werr := reply.WriteTo(&buf); werr != nil {
-			return nil, werr
+		f := core.FaultOf(err)
+		if f.Code == core.CodeReceiver {
+			h.o.log.WarnContext(ctx, "document: handler failed", slog.String("id", m.ID), slog.Any("err", err))
 		}
-		o.Reply = buf.Bytes()
-		if reply, err = core.ReadMessage(bytes.NewReader(o.Reply), core.Unlimited()); err != nil {
-			return nil, err
+		return result{reply: h.faultReply(m, in.Conversation, f), to: destination(m, true), keep: f.Code != core.CodeReceiver, fault: true}
+	}
+	if reply == nil && h.o.receipts && m.ReplyTo != "" && m.ReplyTo != core.NoneAddress {
+		reply = in.Reply(receiptBody(m.ID), WithAction(ReceiptAction))
+	}
+	if reply != nil {
+		if reply.Envelope == nil {
+			reply.Envelope = &core.Envelope{}
+		}
+		if reply.Envelope.Version == 0 {
+			reply.Envelope.Version = m.Version()
+		}
+		if reply.RelatesTo == "" {
+			reply.RelatesTo = m.ID
+		}
+		if reply.ID == "" {
+			reply.ID = core.NewMessageID()
+		}
+		if !hasConversation(reply) {
+			SetConversation(reply, in.Conversation)
 		}
 	}
-	if record != nil {
-		if rerr := record(o); rerr != nil {
-			h.log().ErrorContext(ctx, "document: recording the outcome failed", slog.String("id", m.ID), slog.Any("err", rerr))
-		}
-	}
-	return h.deliver(ctx, m, reply, to)
+	return result{reply: reply, to: destination(m, false), keep: true}
 }
 
-// replay answers a duplicate with the recorded outcome.
-func (h *Handler) replay(ctx context.Context, m *core.Message, o *Outcome) (*core.Message, error) {
-	h.log().InfoContext(ctx, "document: duplicate delivery", slog.String("id", m.ID), slog.Bool("done", o.Done))
-	if !o.Done || o.Reply == nil {
-		return nil, nil // being processed elsewhere, or nothing to say again
+func (h *Handler) faultReply(m *core.Message, conv string, f *core.Fault) *core.Message {
+	r := m.FaultReply(versioned(f, m.Version()))
+	r.Action = core.FaultAction
+	if r.ID == "" {
+		r.ID = core.NewMessageID()
 	}
-	reply, err := core.ReadMessage(bytes.NewReader(o.Reply), core.Unlimited())
-	if err != nil {
-		return nil, err
-	}
-	return h.deliver(ctx, m, reply, o.To)
-}
-
-// deliver returns reply on the back-channel, or sends it to `to`.
-func (h *Handler) deliver(ctx context.Context, m *core.Message, reply *core.Message, to string) (*core.Message, error) {
-	if reply == nil {
-		return nil, nil
-	}
-	if to == core.NoneAddress {
-		return nil, nil
-	}
-	if to == "" {
-		if f := reply.Fault(); f != nil {
-			return nil, f
-		}
-		return reply, nil
-	}
-	if h.Outbox == nil {
-		m.FaultTo = core.NoneAddress
-		return nil, withVersion(core.ReceiverFault("no outbox to send the reply to %s", to), m.Version())
-	}
-	reply.To = to
-	if err := h.Outbox.Send(ctx, reply); err != nil {
-		h.log().ErrorContext(ctx, "document: sending the reply failed", slog.String("id", m.ID), slog.String("to", to), slog.Any("err", err))
-		// Park rather than fault to the same failing address; a redelivery
-		// replays the recorded outcome.
-		m.FaultTo = core.NoneAddress
-		return nil, withVersion(&core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err}, m.Version())
-	}
-	return nil, nil
+	SetConversation(r, conv)
+	return r
 }
 
 // destination is where the reply (or fault) to m goes: "" for the
 // back-channel.
-func destination(m *core.Message, reply *core.Message) string {
+func destination(m *core.Message, fault bool) string {
 	to := m.ReplyTo
-	if reply != nil && reply.Fault() != nil && m.FaultTo != "" {
+	if fault && m.FaultTo != "" {
 		to = m.FaultTo
 	}
 	if to == core.AnonymousAddress {
@@ -230,20 +203,42 @@ func destination(m *core.Message, reply *core.Message) string {
 	return to
 }
 
-func isAddress(a string) bool {
-	return a != "" && a != core.AnonymousAddress && a != core.NoneAddress
+// deliver returns reply on the back-channel, or sends it to `to` through
+// the Outbox.
+func (h *Handler) deliver(ctx context.Context, m *core.Message, reply *core.Message, to string) (*core.Message, error) {
+	if reply == nil || to == core.NoneAddress {
+		return nil, nil
+	}
+	if to == "" {
+		if f := reply.Fault(); f != nil {
+			c := *f
+			c.Remote = false
+			return nil, versioned(&c, m.Version())
+		}
+		return reply, nil
+	}
+	if h.o.outbox == nil {
+		h.o.log.ErrorContext(ctx, "document: no outbox to send the reply with", slog.String("id", m.ID), slog.String("to", to))
+		return nil, h.park(m, core.ReceiverFault("no outbox to send the reply with"))
+	}
+	reply.To = to
+	if err := h.o.outbox.Send(ctx, reply); err != nil {
+		h.o.log.ErrorContext(ctx, "document: sending the reply failed", slog.String("id", m.ID), slog.String("to", to), slog.Any("err", err))
+		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
+	}
+	return nil, nil
 }
 
-func receiptDoc(id string) []byte {
-	var b []byte
-	b = append(b, `<d:`+ReceiptName+` xmlns:d="`+Namespace+`"><d:MessageID>`...)
-	b = appendText(b, id)
-	b = append(b, `</d:MessageID></d:`+ReceiptName+`>`...)
-	return b
+// park answers m with f on the back-channel only: it clears m's ReplyTo and
+// sets its FaultTo to none, so that core.Serve sends nothing and Nacks
+// (parks or redelivers) the message.
+func (h *Handler) park(m *core.Message, f *core.Fault) *core.Fault {
+	m.ReplyTo, m.FaultTo = "", core.NoneAddress
+	return versioned(f, m.Version())
 }
 
-func withVersion(f *core.Fault, v core.Version) *core.Fault {
-	if f.Version != 0 {
+func versioned(f *core.Fault, v core.Version) *core.Fault {
+	if f.Version != 0 || v == 0 {
 		return f
 	}
 	c := *f

@@ -2,7 +2,6 @@ package document
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -12,15 +11,10 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// ErrUnknownScheme is returned when no Sender is registered for an address's
-// scheme; nothing was sent.
-var ErrUnknownScheme = errors.New("document: no sender for this address scheme")
-
-// ErrNoAddress is returned when a message has no To address.
-var ErrNoAddress = errors.New("document: message has no To address")
-
 // Outbox routes a message to the Sender registered for the scheme of its To
-// address. It is a core.Sender. The zero Outbox is empty and ready to use.
+// address ("mailto" → an SMTP sender, "ftp" → a file-drop sender, …). It is
+// a core.Sender, safe for concurrent use. The zero Outbox is empty and ready
+// to use.
 type Outbox struct {
 	mu      sync.RWMutex
 	senders map[string]core.Sender
@@ -37,8 +31,13 @@ func NewOutbox(routes map[string]core.Sender) *Outbox {
 	return o
 }
 
-// Register routes addresses of scheme (without ":", e.g. "mailto") to s.
+// Register routes addresses of scheme (without ":", e.g. "mailto";
+// case-insensitive) to s. It panics on an empty scheme or a nil Sender
+// (programmer errors at setup).
 func (o *Outbox) Register(scheme string, s core.Sender) {
+	if scheme == "" || s == nil {
+		panic("document: Outbox.Register with an empty scheme or a nil Sender")
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.senders == nil {
@@ -51,27 +50,15 @@ func (o *Outbox) Register(scheme string, s core.Sender) {
 func (o *Outbox) Schemes() []string {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	out := make([]string, 0, len(o.senders))
-	for s := range o.senders {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
+	return o.schemesLocked()
 }
 
-// Sender returns the Sender for addr's scheme.
-func (o *Outbox) Sender(addr string) (core.Sender, error) {
-	scheme, err := Scheme(addr)
-	if err != nil {
-		return nil, err
-	}
+// Has reports whether a Sender is registered for scheme.
+func (o *Outbox) Has(scheme string) bool {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	s, ok := o.senders[scheme]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q (have %s)", ErrUnknownScheme, scheme, strings.Join(o.schemesLocked(), ", "))
-	}
-	return s, nil
+	_, ok := o.senders[strings.ToLower(scheme)]
+	return ok
 }
 
 func (o *Outbox) schemesLocked() []string {
@@ -83,11 +70,28 @@ func (o *Outbox) schemesLocked() []string {
 	return out
 }
 
-// Send sends m with the Sender for the scheme of m.To.
-func (o *Outbox) Send(ctx context.Context, m *core.Message) error {
-	if m.To == "" {
-		return ErrNoAddress
+// Sender returns the Sender for addr's scheme, or an error wrapping
+// ErrUnknownScheme (or ErrNoAddress for "", anonymous and none).
+func (o *Outbox) Sender(addr string) (core.Sender, error) {
+	if addr == "" || addr == core.AnonymousAddress || addr == core.NoneAddress {
+		return nil, fmt.Errorf("%w: %q", ErrNoAddress, addr)
 	}
+	scheme, err := Scheme(addr)
+	if err != nil {
+		return nil, err
+	}
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	s, ok := o.senders[scheme]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q in %q (have: %s)", ErrUnknownScheme, scheme, addr, strings.Join(o.schemesLocked(), ", "))
+	}
+	return s, nil
+}
+
+// Send sends m with the Sender for the scheme of m.To. An address without a
+// Sender is an error (ErrUnknownScheme) and nothing is sent.
+func (o *Outbox) Send(ctx context.Context, m *core.Message) error {
 	s, err := o.Sender(m.To)
 	if err != nil {
 		return err
@@ -95,15 +99,15 @@ func (o *Outbox) Send(ctx context.Context, m *core.Message) error {
 	return s.Send(ctx, m)
 }
 
-// Scheme returns the lower-cased scheme of an address (http, mailto, ftp,
-// nats, …).
+// Scheme returns the lower-cased scheme of an absolute address (http,
+// mailto, ftp, nats, …).
 func Scheme(addr string) (string, error) {
 	u, err := url.Parse(addr)
 	if err != nil {
-		return "", fmt.Errorf("document: address %q: %w", addr, err)
+		return "", fmt.Errorf("%w: %q is not a URI: %v", ErrUnknownScheme, addr, err)
 	}
 	if u.Scheme == "" {
-		return "", fmt.Errorf("document: address %q has no scheme", addr)
+		return "", fmt.Errorf("%w: %q has no scheme", ErrUnknownScheme, addr)
 	}
 	return strings.ToLower(u.Scheme), nil
 }

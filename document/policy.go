@@ -8,75 +8,119 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// Policy decides where replies and faults may be sent: ReplyTo and FaultTo
-// come from peers, so an address is checked before anything goes there. An
-// address is allowed when its scheme is in Schemes and, if Hosts is not
-// empty, its host (or, for mailto, the domain of the address) is in Hosts or
-// is a subdomain of an entry written with a leading dot (".example.com").
-// Anonymous and none are always allowed: they send nothing anywhere new.
+// Policy decides where replies and faults may go. ReplyTo and FaultTo come
+// from peers, so each is checked before anything is sent there; a refused
+// address is a Sender fault and nothing is sent.
+//
+// An address is allowed when all of these hold:
+//   - it is an absolute URI of at most MaxAddressLen bytes whose scheme is
+//     in Schemes (case-insensitive);
+//   - http, https, ftp and ftps addresses have a host; mailto is a single
+//     plain address (no second recipient, no "?cc=" or other header fields);
+//     a NATS subject ("nats:subject" or "nats://host/subject") has no
+//     wildcard and does not start with "$" (the system and JetStream API
+//     subjects);
+//   - if Hosts is not empty, the host (for mailto the domain of the address)
+//     is one of Hosts, or a subdomain of an entry written with a leading dot
+//     (".example.com" allows "a.example.com", not "example.com"). A bare
+//     NATS subject ("nats:subject") has no host and is governed by Subjects
+//     alone; any other address without a host ("pipe:…") passes only if
+//     Hosts is empty;
+//   - if Subjects is not empty, a NATS subject matches one of them (NATS
+//     wildcards: "replies.>" or "orders.*.reply");
+//   - Check, when set, returns nil.
+//
+// The anonymous and none addresses are always allowed: they send nothing
+// anywhere new. The zero Policy allows nothing else.
 type Policy struct {
-	Schemes []string
-	Hosts   []string
-	// Check, when set, is called last and can refuse with an error.
+	Schemes  []string
+	Hosts    []string
+	Subjects []string
+	// Check, when set, is called last and can refuse with an error (its
+	// text is not sent to the peer).
 	Check func(u *url.URL) error
 }
 
-// Allow returns nil if addr may receive replies, else a Sender fault
-// saying why.
+// MaxAddressLen is the longest ReplyTo or FaultTo a Policy accepts.
+const MaxAddressLen = 2048
+
+// Allow returns nil if replies may be sent to addr, else a Sender fault
+// saying why, with ErrAddressRefused in its chain.
 func (p Policy) Allow(addr string) error {
 	if addr == "" || addr == core.AnonymousAddress || addr == core.NoneAddress {
 		return nil
 	}
+	if len(addr) > MaxAddressLen {
+		return refuse("reply address is longer than %d bytes", MaxAddressLen)
+	}
 	u, err := url.Parse(addr)
 	if err != nil || u.Scheme == "" {
-		return core.SenderFault("reply address %q is not a URI", addr)
+		return refuse("reply address %q is not an absolute URI", addr)
 	}
 	scheme := strings.ToLower(u.Scheme)
-	if !contains(p.Schemes, scheme) {
-		return core.SenderFault("reply address scheme %q is not allowed", scheme)
+	if !containsFold(p.Schemes, scheme) {
+		return refuse("reply address scheme %q is not allowed", scheme)
 	}
-	if len(p.Hosts) > 0 && scheme != "nats" { // NATS subjects have no host
-		host := hostOf(u)
-		if host == "" || !hostAllowed(p.Hosts, host) {
-			return core.SenderFault("reply address host %q is not allowed", host)
+	var host string
+	switch scheme {
+	case "mailto":
+		if host, err = mailDomain(u); err != nil {
+			return refuse("reply address %q: %v", addr, err)
 		}
+	case "nats":
+		subject, err := natsSubject(u)
+		if err != nil {
+			return refuse("reply address %q: %v", addr, err)
+		}
+		if len(p.Subjects) > 0 && !subjectAllowed(p.Subjects, subject) {
+			return refuse("reply subject %q is not allowed", subject)
+		}
+		host = normalHost(u.Hostname())
+	case "http", "https", "ftp", "ftps":
+		if u.Host == "" || u.Hostname() == "" {
+			return refuse("reply address %q has no host", addr)
+		}
+		host = normalHost(u.Hostname())
+	default:
+		host = normalHost(u.Hostname())
+	}
+	bareSubject := scheme == "nats" && host == ""
+	if len(p.Hosts) > 0 && !bareSubject && (host == "" || !hostAllowed(p.Hosts, host)) {
+		return refuse("reply address host %q is not allowed", host)
 	}
 	if p.Check != nil {
 		if err := p.Check(u); err != nil {
-			return &core.Fault{Code: core.CodeSender, Reason: fmt.Sprintf("reply address %q is not allowed", addr), Cause: err}
+			return &core.Fault{Code: core.CodeSender, Reason: fmt.Sprintf("reply address %q is not allowed", addr), Cause: fmt.Errorf("%w: %w", ErrAddressRefused, err)}
 		}
 	}
 	return nil
 }
 
-func hostOf(u *url.URL) string {
-	if u.Scheme == "mailto" {
-		addr := u.Opaque
-		if addr == "" {
-			addr = u.Path
-		}
-		if i := strings.LastIndexByte(addr, '@'); i >= 0 {
-			return strings.ToLower(addr[i+1:])
-		}
-		return ""
-	}
-	if u.Scheme == "nats" {
-		return "" // subjects have no host
-	}
-	return strings.ToLower(u.Hostname())
+func refuse(format string, args ...any) *core.Fault {
+	f := core.SenderFault(format, args...)
+	f.Cause = ErrAddressRefused
+	return f
 }
+
+func normalHost(h string) string { return strings.TrimSuffix(strings.ToLower(h), ".") }
 
 func hostAllowed(hosts []string, host string) bool {
 	for _, h := range hosts {
 		h = strings.ToLower(h)
-		if h == host || (strings.HasPrefix(h, ".") && strings.HasSuffix(host, h)) {
+		if strings.HasPrefix(h, ".") {
+			if len(host) > len(h) && strings.HasSuffix(host, h) {
+				return true
+			}
+			continue
+		}
+		if normalHost(h) == host {
 			return true
 		}
 	}
 	return false
 }
 
-func contains(list []string, s string) bool {
+func containsFold(list []string, s string) bool {
 	for _, v := range list {
 		if strings.EqualFold(v, s) {
 			return true

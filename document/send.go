@@ -6,29 +6,26 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
+	"time"
 
 	"github.com/soapwire/soapwire/core"
 )
 
-// Namespace is the namespace of soapwire's document header blocks.
-const Namespace = "urn:soapwire:document"
-
-// ConversationHeader is the name of the header block that carries the
-// conversation id: <d:Conversation xmlns:d="urn:soapwire:document">id</d:Conversation>.
-var ConversationHeader = xml.Name{Space: Namespace, Local: "Conversation"}
-
 // Receipt is what the transport confirmed for a sent document.
 type Receipt struct {
-	MessageID    string
-	Conversation string
-	To           string
-	// Transport holds what the binding reported in the message's Meta after
-	// sending (e.g. "http.status": "202", "smtp.queued-as", "ftp.file",
-	// "nats.stream", "nats.seq").
+	MessageID    string // the document's wsa:MessageID
+	Conversation string // its conversation id
+	To           string // where it was sent
+	// Transport is what the binding reported in the message's Meta after
+	// sending: "http.status" (202), "smtp.queued-as", "ftp.file",
+	// "nats.stream" and "nats.seq", … . Empty when the binding reports
+	// nothing.
 	Transport map[string]string
 }
 
-// SendOption configures Send.
+// SendOption configures one message built by Send, NewMessage or
+// Incoming.Reply.
 type SendOption func(*sendConfig)
 
 type sendConfig struct {
@@ -39,25 +36,28 @@ type sendConfig struct {
 	replyTo      string
 	faultTo      string
 	headers      []core.HeaderBlock
+	store        Store
+	deadline     time.Time
 }
 
 // WithVersion picks the SOAP version (default 1.2).
 func WithVersion(v core.Version) SendOption { return func(c *sendConfig) { c.version = v } }
 
-// WithAction sets the action.
+// WithAction sets the action (wsa:Action, and the binding's SOAPAction or
+// action parameter).
 func WithAction(a string) SendOption { return func(c *sendConfig) { c.action = a } }
 
 // WithMessageID sets the message id (default: a fresh urn:uuid).
 func WithMessageID(id string) SendOption { return func(c *sendConfig) { c.id = id } }
 
 // WithConversation sets the conversation id (default: the message id, which
-// starts a conversation).
+// starts a new conversation).
 func WithConversation(id string) SendOption { return func(c *sendConfig) { c.conversation = id } }
 
-// WithReplyTo sets where replies go.
+// WithReplyTo sets where replies go (wsa:ReplyTo).
 func WithReplyTo(addr string) SendOption { return func(c *sendConfig) { c.replyTo = addr } }
 
-// WithFaultTo sets where faults go.
+// WithFaultTo sets where faults go (wsa:FaultTo).
 func WithFaultTo(addr string) SendOption { return func(c *sendConfig) { c.faultTo = addr } }
 
 // WithHeader adds a header block.
@@ -65,14 +65,34 @@ func WithHeader(b core.HeaderBlock) SendOption {
 	return func(c *sendConfig) { c.headers = append(c.headers, b) }
 }
 
-// NewMessage wraps doc in an envelope addressed to `to`. doc is []byte (the
-// document's XML), an io.Reader (streamed as it is written), a core.Body, or
-// any other value (marshalled with encoding/xml).
+// WithTracking makes Send record the conversation in s: awaiting a reply
+// (before sending) when ReplyTo names an address, acknowledged once the
+// transport accepted a document that wants no reply, failed when sending
+// failed. deadline, when not zero, is when the reply is due (see Expire). A
+// Correlator serving the ReplyTo address with the same Store settles it
+// when the reply comes.
+func WithTracking(s Store, deadline time.Time) SendOption {
+	return func(c *sendConfig) { c.store, c.deadline = s, deadline }
+}
+
+// NewMessage wraps doc in an envelope addressed to `to`, with WS-Addressing
+// headers (MessageID, To, Action, ReplyTo, FaultTo) and a Conversation
+// header block. doc is:
+//   - []byte or string: the document's XML, as is;
+//   - an io.Reader: copied into the Body as the envelope is written, so a
+//     large document streams (it can be written once);
+//   - a core.Body: used as it is;
+//   - nil: an empty Body;
+//   - any other value: marshalled with encoding/xml.
 func NewMessage(to string, doc any, opts ...SendOption) *core.Message {
 	c := sendConfig{version: core.V12}
 	for _, o := range opts {
 		o(&c)
 	}
+	return c.message(to, doc)
+}
+
+func (c *sendConfig) message(to string, doc any) *core.Message {
 	if c.id == "" {
 		c.id = core.NewMessageID()
 	}
@@ -81,6 +101,7 @@ func NewMessage(to string, doc any, opts ...SendOption) *core.Message {
 	}
 	m := core.NewMessage(c.version, bodyOf(doc))
 	m.To, m.Action, m.ID, m.ReplyTo, m.FaultTo = to, c.action, c.id, c.replyTo, c.faultTo
+	m.Envelope.Headers = make([]core.HeaderBlock, 0, 1+len(c.headers))
 	m.Envelope.Headers = append(m.Envelope.Headers, conversationBlock(c.conversation))
 	m.Envelope.Headers = append(m.Envelope.Headers, c.headers...)
 	return m
@@ -105,86 +126,70 @@ func bodyOf(doc any) core.Body {
 	return core.ValueBody(doc)
 }
 
-func conversationBlock(id string) core.HeaderBlock {
-	var x []byte
-	x = append(x, `<d:Conversation xmlns:d="`+Namespace+`">`...)
-	x = appendText(x, id)
-	x = append(x, `</d:Conversation>`...)
-	b, err := core.ParseHeaderBlock(x)
-	if err != nil { // cannot happen: the XML is ours and escaped
-		panic(err)
-	}
-	return b
-}
-
-func appendText(dst []byte, s string) []byte {
-	for _, r := range s {
-		switch r {
-		case '&':
-			dst = append(dst, "&amp;"...)
-		case '<':
-			dst = append(dst, "&lt;"...)
-		case '>':
-			dst = append(dst, "&gt;"...)
-		default:
-			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' {
-				r = '\uFFFD'
-			}
-			dst = append(dst, string(r)...)
-		}
-	}
-	return dst
-}
-
-// ConversationOf returns the conversation id a message carries: its
-// Conversation header block, else its RelatesTo (a reply continues the
-// conversation of its request when the peer did not echo the header), else
-// its own ID.
-func ConversationOf(m *core.Message) string {
-	if m.Envelope != nil {
-		for _, b := range m.Envelope.Headers {
-			if b.Name == ConversationHeader {
-				var v struct {
-					Text string `xml:",chardata"`
-				}
-				if err := xml.Unmarshal(b.XML, &v); err == nil && v.Text != "" {
-					return v.Text
-				}
-			}
-		}
-	}
-	if m.RelatesTo != "" {
-		return m.RelatesTo
-	}
-	return m.ID
-}
-
-// SetConversation sets (or replaces) m's conversation header block.
-func SetConversation(m *core.Message, id string) {
-	hs := m.Envelope.Headers[:0]
-	for _, b := range m.Envelope.Headers {
-		if b.Name != ConversationHeader {
-			hs = append(hs, b)
-		}
-	}
-	m.Envelope.Headers = append(hs, conversationBlock(id))
-}
-
-// Send wraps doc in an envelope (see NewMessage) and sends it with out (an
-// Outbox picks the Sender by the scheme of to). It returns what the
-// transport confirmed.
+// Send wraps doc in an envelope (see NewMessage) and sends it with out. When
+// out is an *Outbox, the Sender is picked by the scheme of `to`, and an
+// address it has no Sender for is refused with ErrUnknownScheme before
+// anything is built or sent. Send returns what the transport confirmed.
 func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...SendOption) (*Receipt, error) {
-	if to == "" {
-		return nil, ErrNoAddress
+	if to == "" || to == core.AnonymousAddress || to == core.NoneAddress {
+		return nil, fmt.Errorf("%w: %q", ErrNoAddress, to)
 	}
 	if o, ok := out.(*Outbox); ok {
 		if _, err := o.Sender(to); err != nil {
 			return nil, err
 		}
 	}
-	m := NewMessage(to, doc, opts...)
+	c := sendConfig{version: core.V12}
+	for _, o := range opts {
+		o(&c)
+	}
+	m := c.message(to, doc)
+	conv := c.conversation
+	awaits := isAddress(m.ReplyTo)
+	if c.store != nil && awaits {
+		if err := c.track(ctx, conv, func(cv *Conversation) { awaitReply(cv, m.ID, c.deadline) }); err != nil {
+			return nil, err
+		}
+	}
 	if err := out.Send(ctx, m); err != nil {
+		if c.store != nil {
+			_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) {
+				cv.Pending = remove(cv.Pending, m.ID)
+				cv.State = StateFailed
+			})
+		}
 		return nil, fmt.Errorf("document: send to %s: %w", to, err)
 	}
-	return &Receipt{MessageID: m.ID, Conversation: ConversationOf(m), To: to, Transport: maps.Clone(m.Meta)}, nil
+	if c.store != nil && !awaits {
+		if err := c.track(ctx, conv, func(cv *Conversation) {
+			if cv.State == StateOpen {
+				cv.State = StateAcknowledged
+			}
+		}); err != nil {
+			return nil, fmt.Errorf("document: sent to %s, but %w", to, err)
+		}
+	}
+	return &Receipt{MessageID: m.ID, Conversation: conv, To: to, Transport: maps.Clone(m.Meta)}, nil
+}
+
+func (c *sendConfig) track(ctx context.Context, conv string, fn func(*Conversation)) error {
+	if _, err := c.store.Update(ctx, conv, func(cv *Conversation) error { fn(cv); return nil }); err != nil {
+		return fmt.Errorf("document: recording conversation %s: %w", conv, err)
+	}
+	return nil
+}
+
+// awaitReply records that request id of cv awaits a reply due by deadline.
+func awaitReply(cv *Conversation, id string, deadline time.Time) {
+	cv.State = StateAwaitingReply
+	if !slices.Contains(cv.Pending, id) {
+		cv.Pending = append(cv.Pending, id)
+	}
+	if !deadline.IsZero() && deadline.After(cv.Deadline) {
+		cv.Deadline = deadline
+	}
+}
+
+func isAddress(a string) bool {
+	return a != "" && a != core.AnonymousAddress && a != core.NoneAddress
 }

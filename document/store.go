@@ -2,9 +2,9 @@ package document
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -16,20 +16,18 @@ type State string
 const (
 	StateOpen          State = "open"           // created, nothing sent or processed yet
 	StateAwaitingReply State = "awaiting-reply" // a request went out; its reply has not come
-	StateAcknowledged  State = "acknowledged"   // a message was received and processed
+	StateAcknowledged  State = "acknowledged"   // a one-way document was accepted by the transport, or a received one was processed
 	StateCompleted     State = "completed"      // the awaited reply came
-	StateFailed        State = "failed"         // a fault came back, or sending failed
+	StateFailed        State = "failed"         // a fault came back or was sent, or sending failed
 	StateExpired       State = "expired"        // the reply did not come in time
 )
 
-// ErrNotFound is returned by Store.Get for an unknown conversation.
-var ErrNotFound = errors.New("document: conversation not found")
-
-// Outcome is what processing a message produced, kept so that a repeated
-// delivery of the same message id is answered with it instead of being
-// processed again.
+// Outcome is what processing a received message produced, kept so that a
+// repeated delivery of the same message id is answered with it instead of
+// being processed again.
 type Outcome struct {
 	Done    bool      `json:"done"`            // false while the message is being processed
+	Owner   string    `json:"owner,omitempty"` // the Handler processing it (while not Done)
 	Started time.Time `json:"started"`         // when processing began
 	Reply   []byte    `json:"reply,omitempty"` // the reply or fault message as written (addressing included)
 	To      string    `json:"to,omitempty"`    // where Reply was sent ("" = the back-channel)
@@ -37,27 +35,42 @@ type Outcome struct {
 
 // Conversation is the state of one conversation.
 type Conversation struct {
-	ID      string             `json:"id"`
-	State   State              `json:"state"`
-	Updated time.Time          `json:"updated"`
-	Pending []string           `json:"pending,omitempty"`   // ids of requests awaiting a reply
-	Handled map[string]Outcome `json:"processed,omitempty"` // received message id → outcome
+	ID       string    `json:"id"`
+	State    State     `json:"state"`
+	Updated  time.Time `json:"updated"`
+	Deadline time.Time `json:"deadline,omitzero"` // when the awaited reply is due (zero: no deadline)
+	// Pending are the ids of requests awaiting a reply.
+	Pending []string `json:"pending,omitempty"`
+	// Expired are the ids of requests whose caller stopped waiting: a late
+	// reply to one of them is recognised (and completes the conversation).
+	Expired []string `json:"expired,omitempty"`
+	// Handled maps received message ids to what processing them produced.
+	Handled map[string]Outcome `json:"handled,omitempty"`
 }
 
 // Clone returns a deep copy.
 func (c *Conversation) Clone() *Conversation {
 	d := *c
 	d.Pending = slices.Clone(c.Pending)
+	d.Expired = slices.Clone(c.Expired)
 	d.Handled = maps.Clone(c.Handled)
 	return &d
 }
 
-// Store keeps conversations. Update must be atomic for one id: fn sees the
-// current state (a new Conversation{ID: id, State: StateOpen} when there is
-// none) and its changes are stored only if it returns nil.
+// Store keeps conversations.
+//
+// Update must be atomic for one id: fn sees the current state, or a new
+// Conversation{ID: id, State: StateOpen} with a zero Updated when there is
+// none, and its changes are stored (with Updated set to now) only if it
+// returns nil; its error is returned as is. Get returns ErrNotFound for an
+// unknown id. Delete removes a conversation if cond (nil: always) returns
+// true for its current state, atomically like Update; deleting an unknown
+// id is (false, nil). Implementations must be safe for concurrent use and
+// return copies the caller may keep.
 type Store interface {
 	Get(ctx context.Context, id string) (*Conversation, error)
 	Update(ctx context.Context, id string, fn func(c *Conversation) error) (*Conversation, error)
+	Delete(ctx context.Context, id string, cond func(c *Conversation) bool) (bool, error)
 	List(ctx context.Context) ([]*Conversation, error)
 }
 
@@ -96,12 +109,25 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversati
 	if err := fn(c); err != nil {
 		return nil, err
 	}
+	c.ID = id
 	c.Updated = time.Now()
 	if s.m == nil {
 		s.m = make(map[string]*Conversation)
 	}
 	s.m[id] = c
 	return c.Clone(), nil
+}
+
+// Delete removes a conversation if cond allows.
+func (s *MemoryStore) Delete(_ context.Context, id string, cond func(c *Conversation) bool) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.m[id]
+	if !ok || (cond != nil && !cond(c.Clone())) {
+		return false, nil
+	}
+	delete(s.m, id)
+	return true, nil
 }
 
 // List returns copies of all conversations, by id.
@@ -112,16 +138,10 @@ func (s *MemoryStore) List(context.Context) ([]*Conversation, error) {
 	for _, c := range s.m {
 		out = append(out, c.Clone())
 	}
-	slices.SortFunc(out, func(a, b *Conversation) int { return compare(a.ID, b.ID) })
+	sortByID(out)
 	return out, nil
 }
 
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+func sortByID(cs []*Conversation) {
+	slices.SortFunc(cs, func(a, b *Conversation) int { return strings.Compare(a.ID, b.ID) })
 }

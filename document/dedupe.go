@@ -1,0 +1,183 @@
+package document
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// serveOnce processes in's message unless its id was processed before, in
+// which case the recorded outcome is delivered again.
+func (h *Handler) serveOnce(ctx context.Context, in *Incoming) (*core.Message, error) {
+	m, conv := in.Message, in.Conversation
+	release, err := h.enter(ctx, conv+"\x00"+m.ID)
+	if err != nil {
+		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
+	}
+	defer release()
+	prior, err := h.claim(ctx, conv, m.ID)
+	switch {
+	case errors.Is(err, ErrInFlight):
+		h.o.log.InfoContext(ctx, "document: duplicate of a message being processed elsewhere", slog.String("id", m.ID))
+		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: "the message is being processed; send it again later", Cause: err})
+	case err != nil:
+		h.o.log.ErrorContext(ctx, "document: conversation store failed", slog.String("id", m.ID), slog.String("conversation", conv), slog.Any("err", err))
+		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
+	case prior != nil:
+		return h.replay(ctx, m, prior)
+	}
+	r := h.process(ctx, in)
+	if err := h.record(ctx, m, conv, &r); err != nil {
+		h.o.log.ErrorContext(ctx, "document: recording the outcome failed", slog.String("id", m.ID), slog.String("conversation", conv), slog.Any("err", err))
+	}
+	return h.deliver(ctx, m, r.reply, r.to)
+}
+
+// enter waits until no other delivery of key is being processed in this
+// Handler, then marks key in flight; release ends that.
+func (h *Handler) enter(ctx context.Context, key string) (release func(), err error) {
+	for {
+		h.mu.Lock()
+		busy, ok := h.inflight[key]
+		if !ok {
+			done := make(chan struct{})
+			h.inflight[key] = done
+			h.mu.Unlock()
+			return func() {
+				h.mu.Lock()
+				delete(h.inflight, key)
+				h.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		h.mu.Unlock()
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// claim records that this Handler is processing id, or returns the outcome
+// recorded for it. A claim by another Handler younger than the lease is
+// ErrInFlight; an older one, or a leftover of this Handler's (a panic), is
+// taken over.
+func (h *Handler) claim(ctx context.Context, conv, id string) (*Outcome, error) {
+	now := time.Now()
+	var prior *Outcome
+	_, err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
+		h.prune(c, now)
+		if o, ok := c.Handled[id]; ok {
+			if o.Done {
+				prior = &o
+				return errSkip
+			}
+			if o.Owner != h.owner && now.Sub(o.Started) < h.o.lease {
+				return ErrInFlight
+			}
+		}
+		if c.Handled == nil {
+			c.Handled = make(map[string]Outcome, 1)
+		}
+		c.Handled[id] = Outcome{Owner: h.owner, Started: now}
+		return nil
+	})
+	if errors.Is(err, errSkip) {
+		return prior, nil
+	}
+	return nil, err
+}
+
+// prune drops the Done records older than the retention and, beyond the
+// maximum, the oldest Done records.
+func (h *Handler) prune(c *Conversation, now time.Time) {
+	cut := now.Add(-h.o.retention)
+	for id, o := range c.Handled {
+		if o.Done && o.Started.Before(cut) {
+			delete(c.Handled, id)
+		}
+	}
+	if len(c.Handled) < h.o.maxHandled {
+		return
+	}
+	type rec struct {
+		id string
+		at time.Time
+	}
+	var done []rec
+	for id, o := range c.Handled {
+		if o.Done {
+			done = append(done, rec{id, o.Started})
+		}
+	}
+	slices.SortFunc(done, func(a, b rec) int { return a.at.Compare(b.at) })
+	for _, r := range done[:min(len(done), len(c.Handled)-h.o.maxHandled+1)] {
+		delete(c.Handled, r.id)
+	}
+}
+
+// record stores r as the outcome of id (or forgets the claim, for an
+// outcome not kept), and moves the conversation on. A reply is written out
+// and read back, so that what is delivered now is what a duplicate gets.
+func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *result) error {
+	id := m.ID
+	o := Outcome{Done: true, Started: time.Now(), To: r.to}
+	if r.keep && r.reply != nil {
+		var buf bytes.Buffer
+		if _, err := r.reply.WriteTo(&buf); err != nil {
+			// the handler's reply cannot be written: a Receiver fault
+			f := &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err}
+			*r = result{reply: h.faultReply(m, conv, f), to: destination(m, true), fault: true}
+		} else {
+			data := buf.Bytes()
+			reread, err := core.ReadMessage(bytes.NewReader(data), core.Unlimited())
+			if err != nil {
+				return err
+			}
+			reread.Meta = r.reply.Meta
+			r.reply = reread
+			if len(data) <= h.o.maxReplay {
+				o.Reply = data
+			}
+		}
+	}
+	_, err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
+		if !r.keep {
+			delete(c.Handled, id)
+			return nil
+		}
+		if c.Handled == nil {
+			c.Handled = make(map[string]Outcome, 1)
+		}
+		c.Handled[id] = o
+		if c.State == StateOpen {
+			if r.fault {
+				c.State = StateFailed
+			} else {
+				c.State = StateAcknowledged
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// replay delivers a recorded outcome again.
+func (h *Handler) replay(ctx context.Context, m *core.Message, o *Outcome) (*core.Message, error) {
+	h.o.log.InfoContext(ctx, "document: duplicate delivery answered from the store", slog.String("id", m.ID), slog.Bool("reply", o.Reply != nil))
+	if o.Reply == nil {
+		return nil, nil
+	}
+	reply, err := core.ReadMessage(bytes.NewReader(o.Reply), core.Unlimited())
+	if err != nil {
+		h.o.log.ErrorContext(ctx, "document: recorded reply unreadable", slog.String("id", m.ID), slog.Any("err", err))
+		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
+	}
+	return h.deliver(ctx, m, reply, o.To)
+}
