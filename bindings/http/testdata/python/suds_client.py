@@ -1,6 +1,9 @@
-"""suds (python3-suds) client for soapwire's interop tests.
+"""suds (python3-suds) client for soapwire's HTTP interop tests.
 
-Loads the WSDL at argv[1], calls every operation of the interop service and
+Usage: suds_client.py WSDL_URL
+
+Loads the WSDL of the rpc.Service that bindings/http serves ("?wsdl"), calls
+every operation through its SOAP 1.1 port (suds speaks SOAP 1.1 only) and
 prints one JSON object with the results. Run with /usr/bin/python3.
 """
 import json
@@ -11,22 +14,26 @@ from suds.client import Client
 
 
 def main():
-    client = Client(sys.argv[1], cache=None)
+    client = Client(sys.argv[1], port="InteropServiceSoap11", cache=None)
+    svc = client.service
     out = {}
-    out["echoString"] = str(client.service.echoString(message="héllo & <world>"))
-    out["add"] = int(client.service.add(a=40, b=2))
+    out["echoString"] = str(svc.echoString(message="héllo & <world>"))
+    out["add"] = int(svc.add(a=40, b=2))
     item = client.factory.create("{urn:soapwire:interop}Item")
     item.name, item.count, item.score, item.tags = "widget", 3, 2.5, ["a", "b", "c"]
-    r = client.service.echoStruct(value=item)
+    r = svc.echoStruct(value=item)
+    tags = r.tags or []
+    if isinstance(tags, str):
+        tags = [tags]
     out["echoStruct"] = {"name": str(r.name), "count": int(r.count), "score": float(r.score),
-                         "tags": [str(t) for t in (r.tags or [])]}
+                         "tags": [str(t) for t in tags]}
     try:
-        client.service.fail(reason="boom")
-        out["fail"] = {"error": "no fault"}
+        svc.fail(reason="boom")
+        out["fail"] = {"raised": False}
     except WebFault as e:
         f = e.fault
-        detail = getattr(f, "detail", None)
-        out["fail"] = {"code": str(f.faultcode), "string": str(f.faultstring), "detail": str(detail)}
+        out["fail"] = {"raised": True, "code": str(f.faultcode), "message": str(f.faultstring),
+                       "detail": str(getattr(f, "detail", ""))}
     print(json.dumps(out))
 
 
