@@ -1,0 +1,81 @@
+package nats
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Meta keys the binding sets.
+const (
+	MetaSubject    = "nats.subject"    // the subject a message arrived on or was sent to
+	MetaReply      = "nats.reply"      // the reply subject of a request (Subscribe)
+	MetaQueue      = "nats.queue"      // the queue group that served a request (Subscribe)
+	MetaStream     = "nats.stream"     // the JetStream stream that stored a message (sent or received)
+	MetaSequence   = "nats.seq"        // its sequence in the stream, in decimal
+	MetaDuplicate  = "nats.duplicate"  // "true" when the stream dropped a sent message as a duplicate
+	MetaDeliveries = "nats.deliveries" // how many times a received message was delivered, this time included
+	MetaConsumer   = "nats.consumer"   // the durable consumer a message was received from
+)
+
+// decode reads the envelope of a NATS message and checks its SOAP headers
+// against it (see wire.apply). Any refusal is a Sender fault in the
+// envelope's version (or, for an envelope that cannot be read, the version
+// its Content-Type names); the message is returned beside a header fault,
+// so the fault can answer it.
+func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.Message, *core.Fault) {
+	w, hf := readHeaders(h)
+	m, err := core.ReadMessage(bytes.NewReader(data), lim)
+	if err != nil {
+		f := core.FaultOf(err)
+		if f.Version == 0 {
+			c := *f
+			c.Version = w.version
+			switch {
+			case f.Code == core.CodeVersionMismatch:
+				c.Version = core.V12 // so the fault carries an Upgrade header
+			case c.Version == 0:
+				c.Version = core.V11
+			}
+			f = &c
+		}
+		return nil, f
+	}
+	if hf != nil {
+		hf.Version = m.Version()
+		return m, hf
+	}
+	if f := w.apply(m, required); f != nil {
+		return m, f
+	}
+	return m, nil
+}
+
+// Decode reads a NATS message carrying a SOAP envelope the way Subscribe
+// and Receiver do: the envelope (bounded by lim), then the SOAP headers
+// checked against it (see the package documentation), filling Action, ID
+// and To from the headers where the envelope has none. A refusal is a
+// Sender *core.Fault; beside a fault about the headers the message is
+// returned too, so the fault can answer it. Use it to read a dead-letter
+// stream, or messages from a subscription of your own.
+func Decode(msg *nats.Msg, lim core.Limits) (*core.Message, error) {
+	m, f := decode(msg.Data, msg.Header, lim, true)
+	if f != nil {
+		return m, f
+	}
+	return m, nil
+}
+
+// Encode writes m as a NATS message to subject, with the SOAP headers, the
+// way Transport and Publisher do. One larger than maxPayload (usually
+// nc.MaxPayload(); 0 for no check) is refused with ErrTooLarge.
+func Encode(m *core.Message, subject string, maxPayload int64) (*nats.Msg, error) {
+	if err := checkSubject(subject, false); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadAddress, err)
+	}
+	var buf bytes.Buffer
+	return encode(&buf, m, subject, Scheme+":"+subject, maxPayload)
+}

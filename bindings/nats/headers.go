@@ -1,0 +1,324 @@
+package nats
+
+import (
+	"encoding/xml"
+	"fmt"
+	"mime"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// NATS headers the binding writes on every SOAP message, modelled on the
+// message properties of W3C SOAP over Java Message Service 1.0
+// (SOAPJMS_contentType, SOAPJMS_soapAction, JMSMessageID,
+// SOAPJMS_targetService). Names are matched without regard to case when
+// read.
+const (
+	// HeaderContentType is the media type: "text/xml; charset=utf-8" (1.1)
+	// or "application/soap+xml; charset=utf-8; action=…" (1.2). Required.
+	HeaderContentType = "Content-Type"
+	// HeaderSOAPAction is the action, in both versions (in 1.2 it must
+	// equal the action parameter when both are present).
+	HeaderSOAPAction = "SOAPAction"
+	// HeaderMessageID is the message id (wsa:MessageID). JetStream drops a
+	// second message with the same id inside the stream's duplicate window.
+	HeaderMessageID = "Nats-Msg-Id"
+	// HeaderTargetService is the address the sender targeted: the
+	// message's To, else the nats: address it was sent to.
+	HeaderTargetService = "SOAP-Target-Service"
+)
+
+// Headers a Receiver adds to a message it publishes to the dead-letter
+// subject (beside the SOAP headers of the message, whose payload is kept
+// as it was).
+const (
+	HeaderFaultCode     = "SOAP-Fault-Code"      // the fault's code: Sender, Receiver, …
+	HeaderFaultSubcode  = "SOAP-Fault-Subcode"   // the first subcode, as {namespace}local
+	HeaderFaultReason   = "SOAP-Fault-Reason"    // the fault's reason (one line, at most 1 KiB)
+	HeaderDeadStream    = "SOAP-Dead-Stream"     // the stream the message came from
+	HeaderDeadSequence  = "SOAP-Dead-Sequence"   // its sequence in that stream
+	HeaderDeadSubject   = "SOAP-Dead-Subject"    // the subject it was published to
+	HeaderDeadConsumer  = "SOAP-Dead-Consumer"   // the durable consumer that gave up
+	HeaderDeadDelivered = "SOAP-Dead-Delivered"  // how many times it was delivered
+	HeaderDeadMessageID = "SOAP-Dead-Message-Id" // its Nats-Msg-Id (not kept as such: the dead letter is not deduplicated by it)
+)
+
+// Namespace is the namespace of the binding's fault subcodes.
+const Namespace = "urn:soapwire:nats"
+
+// Fault subcodes (local names in Namespace) of the Sender faults that refuse
+// a message whose NATS headers are missing or contradict its envelope. They
+// follow SOAP over JMS's soapjms:missingContentType, contentTypeMismatch and
+// mismatchedSoapAction.
+const (
+	SubcodeMissingContentType      = "missingContentType"
+	SubcodeContentTypeMismatch     = "contentTypeMismatch"
+	SubcodeMismatchedSoapAction    = "mismatchedSoapAction"
+	SubcodeMismatchedMessageID     = "mismatchedMessageID"
+	SubcodeMismatchedTargetService = "mismatchedTargetService"
+)
+
+// Subcode returns the xml.Name of one of the binding's subcodes.
+func Subcode(local string) xml.Name { return xml.Name{Space: Namespace, Local: local} }
+
+// wire is what a message's NATS headers say.
+type wire struct {
+	ctype      string       // the Content-Type as sent; "" when absent
+	version    core.Version // from the Content-Type
+	ctAction   string       // the 1.2 action parameter
+	soapAction string       // the SOAPAction header, unquoted
+	id         string
+	target     string
+}
+
+// readHeaders reads the binding's headers. A header sent twice (in any
+// spelling) with different values, or a Content-Type that is not a SOAP
+// media type, is a Sender fault (without a Version: the caller sets it).
+func readHeaders(h nats.Header) (wire, *core.Fault) {
+	var w wire
+	var seen [4]bool
+	for k, vs := range h {
+		var dst *string
+		var i int
+		var sub, name string
+		switch {
+		case strings.EqualFold(k, HeaderContentType):
+			dst, i, sub, name = &w.ctype, 0, SubcodeContentTypeMismatch, HeaderContentType
+		case strings.EqualFold(k, HeaderSOAPAction):
+			dst, i, sub, name = &w.soapAction, 1, SubcodeMismatchedSoapAction, HeaderSOAPAction
+		case strings.EqualFold(k, HeaderMessageID):
+			dst, i, sub, name = &w.id, 2, SubcodeMismatchedMessageID, HeaderMessageID
+		case strings.EqualFold(k, HeaderTargetService):
+			dst, i, sub, name = &w.target, 3, SubcodeMismatchedTargetService, HeaderTargetService
+		default:
+			continue
+		}
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			if i == 1 {
+				v = unquote(v)
+			}
+			if seen[i] && *dst != v {
+				return w, headerFault(sub, "the %s header is given twice, as %q and %q", name, *dst, v)
+			}
+			*dst, seen[i] = v, true
+		}
+	}
+	if w.ctype == "" {
+		return w, nil
+	}
+	ct, err := parseContentType(w.ctype)
+	if err != "" {
+		return w, headerFault(SubcodeContentTypeMismatch, "Content-Type %q: %s", w.ctype, err)
+	}
+	w.version, w.ctAction = ct.version, ct.action
+	return w, nil
+}
+
+// apply checks what the headers say against the envelope of m and fills
+// the Message fields the envelope left empty (Action, ID, To). A missing
+// Content-Type is refused when required (requests and deliveries; a reply
+// may lack one). The fault has the envelope's version.
+func (w wire) apply(m *core.Message, required bool) *core.Fault {
+	v := m.Version()
+	f := w.check(m, required)
+	if f != nil {
+		f.Version = v
+		return f
+	}
+	if m.Action == "" {
+		m.Action = w.action()
+	}
+	if m.ID == "" {
+		m.ID = w.id
+	}
+	if m.To == "" {
+		m.To = w.target
+	}
+	return nil
+}
+
+func (w wire) check(m *core.Message, required bool) *core.Fault {
+	v := m.Version()
+	switch {
+	case w.ctype == "" && required:
+		return headerFault(SubcodeMissingContentType, "the message has no %s header: SOAP 1.1 is sent as %s, SOAP 1.2 as %s", HeaderContentType, core.MediaTypeV11, core.MediaTypeV12)
+	case w.ctype != "" && w.version != v:
+		return headerFault(SubcodeContentTypeMismatch, "a SOAP %s envelope must be sent as %s, not %s", v, v.MediaType(), w.version.MediaType())
+	}
+	if w.ctAction != "" && w.soapAction != "" && w.ctAction != w.soapAction {
+		return headerFault(SubcodeMismatchedSoapAction, "the %s header %q differs from the Content-Type action %q", HeaderSOAPAction, w.soapAction, w.ctAction)
+	}
+	if a := w.action(); a != "" && m.Action != "" && a != m.Action {
+		return actionMismatch(m.Action, a)
+	}
+	if w.id != "" && m.ID != "" && w.id != m.ID {
+		return headerFault(SubcodeMismatchedMessageID, "the %s header %q differs from wsa:MessageID %q", HeaderMessageID, w.id, m.ID)
+	}
+	if w.target != "" && m.To != "" && w.target != m.To {
+		return headerFault(SubcodeMismatchedTargetService, "the %s header %q differs from wsa:To %q", HeaderTargetService, w.target, m.To)
+	}
+	return nil
+}
+
+// action is the action the headers carry: the 1.2 action parameter, else
+// SOAPAction.
+func (w wire) action() string {
+	if w.ctAction != "" {
+		return w.ctAction
+	}
+	return w.soapAction
+}
+
+func headerFault(subcode, format string, args ...any) *core.Fault {
+	return &core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{Subcode(subcode)}, Reason: fmt.Sprintf(format, args...)}
+}
+
+// actionMismatch is the WS-Addressing 1.0 SOAP Binding's ActionMismatch
+// fault (§6.4.1.1): wsa:Action and the transport's action differ.
+func actionMismatch(wsa, transport string) *core.Fault {
+	var d strings.Builder
+	d.WriteString(`<wsa:ProblemAction xmlns:wsa="` + core.NamespaceAddressing + `"><wsa:Action>`)
+	xml.EscapeText(&d, []byte(wsa))
+	d.WriteString(`</wsa:Action><wsa:SOAPAction>`)
+	xml.EscapeText(&d, []byte(transport))
+	d.WriteString(`</wsa:SOAPAction></wsa:ProblemAction>`)
+	return &core.Fault{
+		Code:     core.CodeSender,
+		Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}},
+		Reason:   fmt.Sprintf("the %s header %q does not match wsa:Action %q", HeaderSOAPAction, transport, wsa),
+		Detail:   []byte(d.String()),
+	}
+}
+
+type contentType struct {
+	version core.Version
+	action  string
+}
+
+// parseContentType reads a SOAP media type; the string is why it is not
+// one ("" when it is).
+func parseContentType(h string) (contentType, string) {
+	mt, params, err := mime.ParseMediaType(h)
+	if err == mime.ErrInvalidMediaParameter {
+		// An unquoted value with characters MIME wants quoted, as in
+		// action=urn:x: accept it, as SOAP peers do.
+		var ok bool
+		if params, ok = looseParams(h); !ok {
+			return contentType{}, "malformed parameters"
+		}
+	} else if err != nil {
+		return contentType{}, "not a media type"
+	}
+	var ct contentType
+	switch mt {
+	case core.MediaTypeV11:
+		ct.version = core.V11
+	case core.MediaTypeV12:
+		ct.version, ct.action = core.V12, params["action"]
+	default:
+		return ct, "not a SOAP media type (" + core.MediaTypeV11 + " for 1.1, " + core.MediaTypeV12 + " for 1.2)"
+	}
+	switch strings.ToLower(params["charset"]) {
+	case "", "utf-8", "utf8", "utf-16", "utf-16le", "utf-16be":
+		return ct, ""
+	}
+	return ct, "charset " + params["charset"] + " is not UTF-8 or UTF-16"
+}
+
+// looseParams splits the parameters of a media type that mime refuses:
+// name=value pairs separated by semicolons, values quoted or not.
+func looseParams(h string) (map[string]string, bool) {
+	parts := strings.Split(h, ";")
+	params := make(map[string]string, len(parts)-1)
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return nil, false
+		}
+		if _, dup := params[k]; dup {
+			return nil, false
+		}
+		params[k] = unquote(strings.TrimSpace(v))
+	}
+	return params, true
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// mediaType returns the Content-Type of m's version, with the action
+// parameter in 1.2.
+func mediaType(v core.Version, action string) string {
+	if v == core.V12 {
+		if action == "" {
+			return core.MediaTypeV12 + "; charset=utf-8"
+		}
+		return core.MediaTypeV12 + `; charset=utf-8; action="` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(action) + `"`
+	}
+	return core.MediaTypeV11 + "; charset=utf-8"
+}
+
+// writeHeaders returns the headers of m in version v, sent to target (the
+// address written as the target service when m has no To).
+func writeHeaders(m *core.Message, v core.Version, target string) (nats.Header, error) {
+	if m.To != "" {
+		target = m.To
+	}
+	for _, s := range [...]struct{ name, v string }{{"action", m.Action}, {"message id", m.ID}, {"To", target}} {
+		if strings.ContainsAny(s.v, "\r\n\x00") {
+			return nil, fmt.Errorf("%w: the %s %q has a line break or NUL, which a NATS header cannot carry", ErrBadHeader, s.name, s.v)
+		}
+	}
+	h := make(nats.Header, 4)
+	h[HeaderContentType] = []string{mediaType(v, m.Action)}
+	if m.Action != "" {
+		h[HeaderSOAPAction] = []string{m.Action}
+	}
+	if m.ID != "" {
+		h[HeaderMessageID] = []string{m.ID}
+	}
+	if target != "" {
+		h[HeaderTargetService] = []string{target}
+	}
+	return h, nil
+}
+
+// headerSize is about what h takes on the wire ("NATS/1.0\r\n", one line a
+// value, a blank line), for the max payload check.
+func headerSize(h nats.Header) int {
+	n := len("NATS/1.0\r\n\r\n")
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
+}
+
+// oneLine makes s fit in a header value: line breaks become spaces, and it
+// is cut to max bytes (on a rune boundary).
+func oneLine(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\r' || r == '\n' || r == 0 {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

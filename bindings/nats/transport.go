@@ -1,0 +1,176 @@
+package nats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Transport sends SOAP messages over a NATS connection. It is a
+// core.RoundTripper (a NATS request: many in flight on one connection, each
+// bounded by its ctx) and a core.Sender (a publish, or a JetStream publish
+// for an address with a stream). It is safe for concurrent use.
+type Transport struct {
+	nc     *nats.Conn
+	def    Address // the default destination; zero: none
+	o      options
+	bufs   buffers
+	js     *Publisher
+	jsOnce func() (*Publisher, error)
+}
+
+var (
+	_ core.RoundTripper = (*Transport)(nil)
+	_ core.Sender       = (*Transport)(nil)
+)
+
+// NewTransport returns a Transport on nc. to is the default destination (a
+// subject or a "nats:" address, "" for none): a message goes to its To when
+// that is a nats: address, else to it. Options: WithTimeout, WithLimits (on
+// replies), WithLogger. It panics if to is not a valid destination (a
+// setup error).
+func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
+	t := &Transport{nc: nc, o: newOptions(opts)}
+	if to != "" {
+		a, err := destination(to)
+		if err != nil {
+			panic(err)
+		}
+		t.def = a
+	}
+	t.jsOnce = onceValues(func() (*Publisher, error) { return NewPublisher(nc, "", opts...) })
+	return t
+}
+
+// dest returns where m goes: its To when that is a nats: address, else the
+// Transport's default.
+func (t *Transport) dest(m *core.Message) (Address, error) {
+	if isNATS(m.To) {
+		return destination(m.To)
+	}
+	if t.def.Subject == "" {
+		return Address{}, fmt.Errorf("%w: To is %q", ErrNoDestination, m.To)
+	}
+	return t.def, nil
+}
+
+// RoundTrip sends m as a NATS request and returns the reply. The request
+// carries the SOAP headers (see the package documentation) and waits until
+// ctx ends, or WithTimeout when ctx has no deadline.
+//
+//   - a reply envelope: the reply, with Meta "nats.subject";
+//   - a fault: a nil reply and the *core.Fault (Remote set);
+//   - an empty reply (the handler accepted a one-way message): (nil, nil);
+//   - nothing subscribes to the subject: a *NoRespondersError at once
+//     (errors.Is ErrNoResponders), never a timeout;
+//   - no reply in time: an error with ctx's error in its chain
+//     (context.DeadlineExceeded or context.Canceled);
+//   - a message over the server's max payload: ErrTooLarge, not sent.
+func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
+	a, err := t.dest(m)
+	if err != nil {
+		return nil, err
+	}
+	if a.Stream != "" {
+		return nil, fmt.Errorf("%w %s: a JetStream destination takes one-way messages (Send), not requests", ErrBadAddress, a)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.o.timeout)
+		defer cancel()
+	}
+	buf := t.bufs.get()
+	out, err := encode(buf, m, a.Subject, a.String(), t.nc.MaxPayload())
+	if err != nil {
+		t.bufs.put(buf)
+		return nil, err
+	}
+	resp, err := t.nc.RequestMsgWithContext(ctx, out)
+	t.bufs.put(buf)
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
+		return nil, &NoRespondersError{Subject: a.Subject}
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("nats: request to %s: no reply: %w", a.Subject, ctx.Err())
+	case err != nil:
+		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
+	}
+	return t.reply(a.Subject, resp)
+}
+
+func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error) {
+	if len(resp.Data) == 0 {
+		return nil, nil
+	}
+	r, f := decode(resp.Data, resp.Header, t.o.limits, false)
+	if f != nil {
+		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
+	}
+	if rf := r.Fault(); rf != nil {
+		return nil, rf
+	}
+	r.SetMeta(MetaSubject, subject)
+	return r, nil
+}
+
+// Send publishes m to its destination (see NewTransport). To a core NATS
+// subject it is a plain publish: it returns once the message is in the
+// connection's buffer, and is delivered at most once, to whoever
+// subscribes at that moment. To an address with a stream
+// ("nats:orders?stream=ORDERS") it is a JetStream publish, as Publisher.Send
+// does: it returns once the stream stored the message, with Meta
+// "nats.stream" and "nats.seq" set on m.
+func (t *Transport) Send(ctx context.Context, m *core.Message) error {
+	a, err := t.dest(m)
+	if err != nil {
+		return err
+	}
+	if a.Stream != "" {
+		p, err := t.jsOnce()
+		if err != nil {
+			return err
+		}
+		return p.send(ctx, m, a)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("nats: publish to %s: %w", a.Subject, err)
+	}
+	buf := t.bufs.get()
+	defer t.bufs.put(buf)
+	out, err := encode(buf, m, a.Subject, a.String(), t.nc.MaxPayload())
+	if err != nil {
+		return err
+	}
+	if err := t.nc.PublishMsg(out); err != nil {
+		return fmt.Errorf("nats: publish to %s: %w", a.Subject, err)
+	}
+	m.SetMeta(MetaSubject, a.Subject)
+	return nil
+}
+
+// onceValues is sync.OnceValues for a func returning a *Publisher; it
+// retries after an error.
+func onceValues(f func() (*Publisher, error)) func() (*Publisher, error) {
+	var (
+		mu sync.Mutex
+		p  *Publisher
+	)
+	return func() (*Publisher, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p != nil {
+			return p, nil
+		}
+		var err error
+		p, err = f()
+		return p, err
+	}
+}
