@@ -64,4 +64,3 @@ func TestJetStreamConformance(t *testing.T) {
 	t.Run("SendReceive", func(t *testing.T) { coretest.TestSendReceive(t, f, newPair) })
 	t.Run("Serve", func(t *testing.T) { coretest.TestServe(t, f, newPair) })
 }
-
