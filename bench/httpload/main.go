@@ -1,0 +1,360 @@
+// Command httpload measures soapwire's HTTP server (bindings/http.NewHandler)
+// beside a plain net/http handler, under the same load from the same client.
+//
+// Each server runs in a child process of its own (httpload re-executes
+// itself with -serve), so the CPU each spends is read from its own
+// /proc/PID/stat; the client runs here. The load: a keep-alive net/http
+// client with -inflight requests in flight (32 by default), each POSTing
+// the same 1 KiB SOAP 1.1 echoString envelope and reading the whole reply.
+//
+//   - soapwire: NewHandler around a core.Handler that decodes the echoString
+//     request (core.ReadMessage, strict namespace-aware reading, limits) and
+//     answers an echoStringResponse carrying the message (about 1 KiB);
+//   - net/http: a handler that reads the body and writes a fixed 1 KiB
+//     SOAP reply.
+//
+// Rounds alternate between the two (A B B A A B …) so a change in the
+// machine's load hits both alike, and the figures are medians over rounds.
+//
+//	go run ./bench/httpload -rounds 10 -duration 3s
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	"github.com/soapwire/soapwire/core"
+)
+
+const echoNS = "urn:soapwire:bench"
+
+func main() {
+	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire or net-http) and print the address")
+	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
+	duration := flag.Duration("duration", 3*time.Second, "length of each round")
+	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
+	inflight := flag.Int("inflight", 32, "requests in flight")
+	flag.Parse()
+	if *serveKind != "" {
+		if err := serve(*serveKind); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if err := run(os.Stdout, *rounds, *duration, *warmup, *inflight); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// request is the 1 KiB SOAP 1.1 echoString envelope every client sends.
+func request() []byte {
+	env := `<?xml version="1.0" encoding="utf-8"?>` +
+		`<soap:Envelope xmlns:soap="` + core.NamespaceV11 + `"><soap:Body>` +
+		`<e:echoString xmlns:e="` + echoNS + `"><message>|</message></e:echoString>` +
+		`</soap:Body></soap:Envelope>`
+	return []byte(strings.Replace(env, "|", strings.Repeat("x", 1024-len(env)+1), 1))
+}
+
+// fixedReply is what the plain handler writes: a 1 KiB SOAP reply, the size
+// of soapwire's answer.
+func fixedReply() []byte {
+	env := `<?xml version="1.0" encoding="UTF-8"?>` +
+		`<soap:Envelope xmlns:soap="` + core.NamespaceV11 + `"><soap:Body>` +
+		`<e:echoStringResponse xmlns:e="` + echoNS + `"><return>|</return></e:echoStringResponse>` +
+		`</soap:Body></soap:Envelope>`
+	return []byte(strings.Replace(env, "|", strings.Repeat("x", 1024-len(env)+1), 1))
+}
+
+func handler(kind string) (http.Handler, error) {
+	switch kind {
+	case "soapwire":
+		echo := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			var req struct {
+				Message string `xml:"message"`
+			}
+			if err := m.Body().Decode(&req); err != nil {
+				return nil, err
+			}
+			var b bytes.Buffer
+			b.Grow(len(req.Message) + 128)
+			b.WriteString(`<e:echoStringResponse xmlns:e="` + echoNS + `"><return>`)
+			if err := xml.EscapeText(&b, []byte(req.Message)); err != nil {
+				return nil, err
+			}
+			b.WriteString(`</return></e:echoStringResponse>`)
+			return m.Reply(core.RawBody(b.Bytes())), nil
+		})
+		return soaphttp.NewHandler(echo), nil
+	case "net-http":
+		reply := fixedReply()
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, err := io.Copy(io.Discard, r.Body); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
+			w.Write(reply)
+		}), nil
+	}
+	return nil, fmt.Errorf("unknown server kind %q", kind)
+}
+
+// serve runs a server of kind on a loopback port, prints its address and
+// serves until stdin closes.
+func serve(kind string) error {
+	h, err := handler(kind)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := soaphttp.NewServer(ln.Addr().String(), h)
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		srv.Close()
+	}()
+	fmt.Println(ln.Addr().String())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// child is a server process.
+type child struct {
+	kind  string
+	addr  string
+	cmd   *exec.Cmd
+	stdin io.Closer
+}
+
+func startChild(kind string) (*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, "-serve", kind)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		stdin.Close()
+		cmd.Wait()
+		return nil, fmt.Errorf("%s server: %w", kind, err)
+	}
+	return &child{kind: kind, addr: strings.TrimSpace(line), cmd: cmd, stdin: stdin}, nil
+}
+
+func (c *child) stop() {
+	c.stdin.Close()
+	c.cmd.Wait()
+}
+
+// cpu is the CPU time the child has used (user + system).
+func (c *child) cpu() (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	// the fields after the command name, which is in parentheses
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("short /proc stat: %q", s)
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	const ticks = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticks, nil
+}
+
+// selfCPU is this process's CPU time: the client's.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type round struct {
+	requests  int64
+	elapsed   time.Duration
+	serverCPU time.Duration
+	clientCPU time.Duration
+}
+
+func (r round) rps() float64          { return float64(r.requests) / r.elapsed.Seconds() }
+func (r round) serverPerReq() float64 { return float64(r.serverCPU.Microseconds()) / float64(r.requests) }
+func (r round) clientPerReq() float64 { return float64(r.clientCPU.Microseconds()) / float64(r.requests) }
+
+// load runs inflight callers against c for d.
+func load(client *http.Client, c *child, body []byte, inflight int, d time.Duration) (round, error) {
+	url := "http://" + c.addr + "/"
+	var n atomic.Int64
+	var firstErr error
+	var once sync.Once
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	cpu0, err := c.cpu()
+	if err != nil {
+		return round{}, err
+	}
+	self0 := selfCPU()
+	start := time.Now()
+	for range inflight {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := call(client, url, body); err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				n.Add(1)
+			}
+		})
+	}
+	time.Sleep(d)
+	close(stop)
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpu1, err := c.cpu()
+	if err != nil {
+		return round{}, err
+	}
+	return round{requests: n.Load(), elapsed: elapsed, serverCPU: cpu1 - cpu0, clientCPU: selfCPU() - self0}, firstErr
+}
+
+func call(client *http.Client, url string, body []byte) error {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "text/xml; charset=utf-8")
+	req.Header.Set("SOAPAction", `"`+echoNS+`#echoString"`)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK || n < 512 {
+		return fmt.Errorf("%s: status %d, %d bytes", url, resp.StatusCode, n)
+	}
+	return nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error {
+	kinds := []string{"soapwire", "net-http"}
+	children := make([]*child, len(kinds))
+	for i, k := range kinds {
+		c, err := startChild(k)
+		if err != nil {
+			return err
+		}
+		defer c.stop()
+		children[i] = c
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 2 * inflight
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	body := request()
+
+	fmt.Fprintf(out, "httpload: %d rounds of %s per server, %d in flight, %d-byte request, GOMAXPROCS %d, %d CPUs, %s\n",
+		rounds, d, inflight, len(body), runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.Version())
+	for _, c := range children {
+		if _, err := load(client, c, body, inflight, warmup); err != nil {
+			return fmt.Errorf("warm-up %s: %w", c.kind, err)
+		}
+	}
+	results := make([][]round, len(kinds))
+	for r := range rounds {
+		order := []int{0, 1}
+		if r%2 == 1 {
+			order = []int{1, 0}
+		}
+		for _, i := range order {
+			res, err := load(client, children[i], body, inflight, d)
+			if err != nil {
+				return fmt.Errorf("%s: %w", kinds[i], err)
+			}
+			results[i] = append(results[i], res)
+			fmt.Fprintf(out, "round %2d %-8s %8.0f req/s  server %6.1f µs/req  client %6.1f µs/req\n",
+				r+1, kinds[i], res.rps(), res.serverPerReq(), res.clientPerReq())
+		}
+	}
+	var ratios []float64
+	for r := range rounds {
+		ratios = append(ratios, results[0][r].rps()/results[1][r].rps())
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| server | req/s (median) | server CPU µs/req | client CPU µs/req | req/s vs net/http |")
+	fmt.Fprintln(out, "| --- | ---: | ---: | ---: | ---: |")
+	for i, k := range kinds {
+		var rps, srv, cli []float64
+		for _, res := range results[i] {
+			rps = append(rps, res.rps())
+			srv = append(srv, res.serverPerReq())
+			cli = append(cli, res.clientPerReq())
+		}
+		ratio := "1.00x"
+		if i == 0 {
+			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", median(ratios))
+		}
+		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s |\n", k, median(rps), median(srv), median(cli), ratio)
+	}
+	return nil
+}
