@@ -18,7 +18,10 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-const testNS = "urn:soapwire:nats:test"
+const (
+	testNS      = "urn:soapwire:nats:test"
+	testTimeout = 10 * time.Second
+)
 
 // startServer runs an embedded server for the test.
 func startServer(t testing.TB, opts ...soapnats.ServerOption) *soapnats.Server {
@@ -86,11 +89,19 @@ func xmlEscape(b *bytes.Buffer, s string) error {
 // text returns the text of m's body element.
 func text(t testing.TB, m *core.Message) string {
 	t.Helper()
+	s, err := bodyText(m)
+	require.NoError(t, err)
+	return s
+}
+
+// bodyText returns the text of m's body element (for goroutines other
+// than the test's).
+func bodyText(m *core.Message) (string, error) {
 	var v struct {
 		Text string `xml:",chardata"`
 	}
-	require.NoError(t, m.Body().Decode(&v))
-	return v.Text
+	err := m.Body().Decode(&v)
+	return v.Text, err
 }
 
 // envelope returns a whole envelope of version v around body, with

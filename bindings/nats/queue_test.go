@@ -1,0 +1,117 @@
+package nats_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	"github.com/soapwire/soapwire/core"
+)
+
+// TestQueueGroupSharesLoad: three instances, each on its own connection,
+// serve one subject in one queue group; 3,000 requests, 64 in flight on one
+// client connection, are all answered, each by exactly one instance, and
+// every instance takes a share.
+func TestQueueGroupSharesLoad(t *testing.T) {
+	const instances, requests, inFlight = 3, 3000, 64
+	s := startServer(t)
+	var mu sync.Mutex
+	handled := map[string]int{} // request id → times handled
+	perInstance := make([]int, instances)
+	for i := range instances {
+		name := "instance-" + strconv.Itoa(i)
+		subscribe(t, connect(t, s), "svc.shared", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			mu.Lock()
+			handled[m.ID]++
+			perInstance[i]++
+			mu.Unlock()
+			n, err := bodyText(m)
+			if err != nil {
+				return nil, err
+			}
+			return m.Reply(core.RawBody(body("by", name+" "+n))), nil
+		}), soapnats.WithQueue("shared"))
+	}
+	tr := soapnats.NewTransport(connect(t, s), "svc.shared")
+	sem := make(chan struct{}, inFlight)
+	var wg sync.WaitGroup
+	errs := make([]error, requests)
+	answers := make([]string, requests)
+	for i := range requests {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = func() error {
+				m := core.NewMessage(core.Version(1+i%2), core.RawBody(body("n", strconv.Itoa(i))))
+				m.ID = core.NewMessageID()
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				reply, err := tr.RoundTrip(ctx, m)
+				if err != nil {
+					return fmt.Errorf("request %d: %w", i, err)
+				}
+				if reply.RelatesTo != m.ID {
+					return fmt.Errorf("request %d: reply relates to %s, not %s", i, reply.RelatesTo, m.ID)
+				}
+				if answers[i], err = bodyText(reply); err != nil {
+					return fmt.Errorf("request %d: %w", i, err)
+				}
+				return nil
+			}()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err, "no request lost")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, handled, requests, "every request reached a handler")
+	for id, n := range handled {
+		if n != 1 {
+			t.Errorf("request %s handled %d times", id, n)
+		}
+	}
+	total := 0
+	for i, n := range perInstance {
+		assert.Positive(t, n, "instance %d took no share", i)
+		total += n
+	}
+	assert.Equal(t, requests, total)
+	for i, a := range answers {
+		assert.Regexp(t, `^instance-\d `+strconv.Itoa(i)+`$`, a)
+	}
+	t.Logf("requests per instance: %v", perInstance)
+}
+
+// TestNoQueueFansOut: WithQueue("") subscribes outside any group, so every
+// subscriber gets every published message.
+func TestNoQueueFansOut(t *testing.T) {
+	s := startServer(t)
+	got := make(chan int, 10)
+	for i := range 2 {
+		subscribe(t, connect(t, s), "svc.fan", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			got <- i
+			return nil, nil
+		}), soapnats.WithQueue(""))
+	}
+	tr := soapnats.NewTransport(connect(t, s), "svc.fan")
+	require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("x", "")))))
+	seen := map[int]bool{}
+	for len(seen) < 2 {
+		select {
+		case i := <-got:
+			seen[i] = true
+		case <-time.After(5 * time.Second):
+			t.Fatalf("only %v got the message", seen)
+		}
+	}
+}

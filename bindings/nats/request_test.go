@@ -1,0 +1,346 @@
+package nats_test
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	"github.com/soapwire/soapwire/core"
+)
+
+func TestRequestReply(t *testing.T) {
+	s := startServer(t)
+	subscribe(t, connect(t, s), "svc.echo", echo)
+	tr := soapnats.NewTransport(connect(t, s), "nats:svc.echo")
+	tests := []struct {
+		name   string
+		v      core.Version
+		withID bool
+	}{
+		{"SOAP11", core.V11, true},
+		{"SOAP12", core.V12, true},
+		{"SOAP11/NoAddressing", core.V11, false},
+		{"SOAP12/NoAddressing", core.V12, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := core.NewMessage(tt.v, core.RawBody(body("echo", "hello <&> "+tt.name)))
+			m.Action = "urn:test:echo"
+			if tt.withID {
+				m.ID = core.NewMessageID()
+			}
+			reply, err := tr.RoundTrip(testCtx(t), m)
+			require.NoError(t, err)
+			require.NotNil(t, reply)
+			assert.Equal(t, tt.v, reply.Version())
+			assert.Equal(t, "urn:test:echoResponse", reply.Action, "the reply's action travels in the headers")
+			assert.Equal(t, m.ID, reply.RelatesTo)
+			assert.Equal(t, "svc.echo", reply.Meta[soapnats.MetaSubject])
+			assert.Equal(t, "hello <&> "+tt.name, text(t, reply))
+		})
+	}
+}
+
+// TestHandlerSeesTransportView checks what Subscribe puts into the Message:
+// the action, id and To from the headers, the Meta keys.
+func TestHandlerSeesTransportView(t *testing.T) {
+	s := startServer(t)
+	seen := make(chan *core.Message, 1)
+	subscribe(t, connect(t, s), "svc.view", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		seen <- m
+		return nil, m.Body().Discard()
+	}), soapnats.WithQueue("workers"))
+	tr := soapnats.NewTransport(connect(t, s), "svc.view")
+	for _, v := range []core.Version{core.V11, core.V12} {
+		m := core.NewMessage(v, core.RawBody(body("ping", "x")))
+		m.Action = "urn:test:ping"
+		reply, err := tr.RoundTrip(testCtx(t), m)
+		require.NoError(t, err)
+		assert.Nil(t, reply, "a one-way accept is (nil, nil)")
+		got := <-seen
+		assert.Equal(t, "urn:test:ping", got.Action)
+		assert.Equal(t, "nats:svc.view", got.To, "To comes from SOAP-Target-Service")
+		assert.Equal(t, "svc.view", got.Meta[soapnats.MetaSubject])
+		assert.Equal(t, "workers", got.Meta[soapnats.MetaQueue])
+		assert.NotEmpty(t, got.Meta[soapnats.MetaReply])
+	}
+}
+
+func TestFaultReply(t *testing.T) {
+	s := startServer(t)
+	sub := xml.Name{Space: testNS, Local: "NoSuchAccount"}
+	subscribe(t, connect(t, s), "svc.fault", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return nil, &core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{sub}, Reason: "no such account",
+			Detail: []byte(`<t:account xmlns:t="` + testNS + `">42</t:account>`)}
+	}))
+	tr := soapnats.NewTransport(connect(t, s), "svc.fault")
+	for _, v := range []core.Version{core.V11, core.V12} {
+		t.Run(v.String(), func(t *testing.T) {
+			m := core.NewMessage(v, core.RawBody(body("debit", "1")))
+			m.ID = core.NewMessageID()
+			reply, err := tr.RoundTrip(testCtx(t), m)
+			assert.Nil(t, reply)
+			var f *core.Fault
+			require.ErrorAs(t, err, &f)
+			assert.True(t, f.Remote)
+			assert.Equal(t, core.CodeSender, f.Code)
+			assert.Equal(t, "no such account", f.Reason)
+			assert.Equal(t, v, f.Version)
+			if v == core.V12 {
+				assert.True(t, f.HasSubcode(sub), "subcode %v in %v", sub, f.Subcodes)
+			} else { // 1.1 carries subcodes as dotted local names (Client.NoSuchAccount)
+				require.NotEmpty(t, f.Subcodes)
+				assert.Equal(t, sub.Local, f.Subcodes[0].Local)
+			}
+			assert.Contains(t, string(f.Detail), ">42<")
+		})
+	}
+}
+
+func TestNoRespondersIsNotATimeout(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	subscribe(t, nc, "svc.slow", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+		return nil, nil
+	}))
+	tr := soapnats.NewTransport(connect(t, s), "")
+	call := func(subject string, d time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		m := core.NewMessage(core.V12, core.RawBody(body("ping", "")))
+		m.To = "nats:" + subject
+		_, err := tr.RoundTrip(ctx, m)
+		return err
+	}
+
+	start := time.Now()
+	err := call("svc.nobody", 5*time.Second)
+	var nr *soapnats.NoRespondersError
+	require.ErrorAs(t, err, &nr)
+	assert.Equal(t, "svc.nobody", nr.Subject)
+	assert.ErrorIs(t, err, soapnats.ErrNoResponders)
+	assert.ErrorIs(t, err, nats.ErrNoResponders)
+	assert.NotErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 4*time.Second, "no responders is known at once, not after the deadline")
+
+	err = call("svc.slow", 100*time.Millisecond)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.NotErrorIs(t, err, soapnats.ErrNoResponders)
+}
+
+// TestDefaultTimeout: a ctx without a deadline still ends, after
+// WithTimeout.
+func TestDefaultTimeout(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	subscribe(t, nc, "svc.never", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}))
+	tr := soapnats.NewTransport(nc, "svc.never", soapnats.WithTimeout(50*time.Millisecond))
+	_, err := tr.RoundTrip(context.Background(), core.NewMessage(core.V11, core.RawBody(body("ping", ""))))
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// TestOneWayPublish: Send publishes without a reply subject; the handler
+// runs, and a reply it returns is dropped with a log line.
+func TestOneWayPublish(t *testing.T) {
+	s := startServer(t)
+	log, lines := newLogs()
+	got := make(chan string, 1)
+	subscribe(t, connect(t, s), "svc.events", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		s, _ := bodyText(m)
+		got <- s
+		return m.Reply(core.RawBody(body("ignored", ""))), nil
+	}), soapnats.WithLogger(log))
+	tr := soapnats.NewTransport(connect(t, s), "svc.events")
+	m := core.NewMessage(core.V12, core.RawBody(body("event", "happened")))
+	require.NoError(t, tr.Send(testCtx(t), m))
+	assert.Equal(t, "svc.events", m.Meta[soapnats.MetaSubject])
+	select {
+	case s := <-got:
+		assert.Equal(t, "happened", s)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the published message was not handled")
+	}
+	require.Eventually(t, func() bool { return strings.Contains(lines.String(), "reply dropped") }, 5*time.Second, 10*time.Millisecond)
+}
+
+func TestSendCancelled(t *testing.T) {
+	s := startServer(t)
+	tr := soapnats.NewTransport(connect(t, s), "svc.x")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := tr.Send(ctx, core.NewMessage(core.V11, core.RawBody(body("x", ""))))
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = tr.RoundTrip(ctx, core.NewMessage(core.V11, core.RawBody(body("x", ""))))
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestDestinations(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	subscribe(t, nc, "svc.a", echo)
+	subscribe(t, nc, "svc.b", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return m.Reply(core.RawBody(body("b", "from b"))), nil
+	}))
+	tr := soapnats.NewTransport(nc, "nats:svc.a")
+	bare := soapnats.NewTransport(nc, "")
+	msg := func(to string) *core.Message {
+		m := core.NewMessage(core.V11, core.RawBody(body("echo", "from a")))
+		m.To = to
+		return m
+	}
+	tests := []struct {
+		name string
+		tr   *soapnats.Transport
+		to   string
+		want string
+		err  error
+	}{
+		{"default", tr, "", "from a", nil},
+		{"To wins", tr, "nats:svc.b", "from b", nil},
+		{"To of another scheme is logical", tr, "https://example.org/svc", "from a", nil},
+		{"no destination", bare, "", "", soapnats.ErrNoDestination},
+		{"wildcard", tr, "nats:svc.*", "", soapnats.ErrBadAddress},
+		{"host in address", tr, "nats://localhost/svc.a", "", soapnats.ErrBadAddress},
+		{"stream for a request", tr, "nats:svc.a?stream=S", "", soapnats.ErrBadAddress},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reply, err := tt.tr.RoundTrip(testCtx(t), msg(tt.to))
+			if tt.err != nil {
+				assert.ErrorIs(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, text(t, reply))
+		})
+	}
+	assert.Panics(t, func() { soapnats.NewTransport(nc, "nats:a.*") }, "a wildcard default destination is a setup error")
+}
+
+// TestTooLarge: a request over the server's max payload is refused before
+// it is sent; a reply over it becomes a Receiver fault.
+func TestTooLarge(t *testing.T) {
+	s := startServer(t, soapnats.WithMaxPayload(64<<10))
+	nc := connect(t, s)
+	calls := make(chan struct{}, 10)
+	subscribe(t, nc, "svc.big", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		calls <- struct{}{}
+		return m.Reply(core.RawBody(body("big", strings.Repeat("x", 100<<10)))), nil
+	}))
+	tr := soapnats.NewTransport(connect(t, s), "svc.big")
+
+	_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("big", strings.Repeat("x", 70<<10)))))
+	assert.ErrorIs(t, err, soapnats.ErrTooLarge)
+	assert.ErrorIs(t, err, core.ErrTooLarge)
+	assert.ErrorContains(t, err, "65536")
+	err = tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("big", strings.Repeat("x", 70<<10)))))
+	assert.ErrorIs(t, err, soapnats.ErrTooLarge)
+	assert.Empty(t, calls, "nothing was sent")
+
+	_, err = tr.RoundTrip(testCtx(t), core.NewMessage(core.V12, core.RawBody(body("small", ""))))
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, core.CodeReceiver, f.Code)
+	assert.Contains(t, f.Reason, "max payload")
+}
+
+func TestBadHeaderValueRefused(t *testing.T) {
+	s := startServer(t)
+	tr := soapnats.NewTransport(connect(t, s), "svc.x")
+	m := core.NewMessage(core.V11, core.RawBody(body("x", "")))
+	m.Action = "urn:a\r\nInjected: yes"
+	err := tr.Send(testCtx(t), m)
+	assert.ErrorIs(t, err, soapnats.ErrBadHeader)
+}
+
+// TestSubscriptionLifecycle: Drain answers what is in flight; Close and the
+// end of Subscribe's ctx stop serving.
+func TestSubscriptionLifecycle(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	tr := soapnats.NewTransport(connect(t, s), "")
+	call := func(subject string) error {
+		m := core.NewMessage(core.V11, core.RawBody(body("echo", "x")))
+		m.To = "nats:" + subject
+		_, err := tr.RoundTrip(testCtx(t), m)
+		return err
+	}
+
+	t.Run("Drain", func(t *testing.T) {
+		started, release := make(chan struct{}), make(chan struct{})
+		sub, err := soapnats.Subscribe(context.Background(), nc, "life.drain", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			close(started)
+			<-release
+			return echo(ctx, m)
+		}))
+		require.NoError(t, err)
+		t.Cleanup(func() { sub.Close() })
+		done := make(chan error, 1)
+		go func() { done <- call("life.drain") }()
+		<-started
+		drained := make(chan error, 1)
+		go func() { drained <- sub.Drain(testCtx(t)) }()
+		time.Sleep(20 * time.Millisecond)
+		close(release)
+		require.NoError(t, <-done, "the request in flight is answered")
+		require.NoError(t, <-drained)
+		assert.ErrorIs(t, call("life.drain"), soapnats.ErrNoResponders)
+	})
+	t.Run("Close", func(t *testing.T) {
+		sub, err := soapnats.Subscribe(context.Background(), nc, "life.close", echo)
+		require.NoError(t, err)
+		require.NoError(t, call("life.close"))
+		require.NoError(t, sub.Close())
+		require.NoError(t, sub.Close(), "Close is idempotent")
+		assert.ErrorIs(t, call("life.close"), soapnats.ErrNoResponders)
+	})
+	t.Run("ContextEnds", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		sub, err := soapnats.Subscribe(ctx, nc, "life.ctx", echo)
+		require.NoError(t, err)
+		t.Cleanup(func() { sub.Close() })
+		require.NoError(t, call("life.ctx"))
+		cancel()
+		require.Eventually(t, func() bool { return errors.Is(call("life.ctx"), soapnats.ErrNoResponders) }, 5*time.Second, 10*time.Millisecond)
+	})
+	t.Run("BadSubject", func(t *testing.T) {
+		_, err := soapnats.Subscribe(context.Background(), nc, "nats:a..b", echo)
+		assert.ErrorIs(t, err, soapnats.ErrBadAddress)
+		_, err = soapnats.Subscribe(context.Background(), nc, "nats:a?stream=S", echo)
+		assert.ErrorIs(t, err, soapnats.ErrBadAddress)
+	})
+}
+
+// TestHandlerPanic: a panic becomes a Receiver fault that does not leak,
+// and is logged.
+func TestHandlerPanic(t *testing.T) {
+	s := startServer(t)
+	log, lines := newLogs()
+	subscribe(t, connect(t, s), "svc.panic", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		panic("secret state")
+	}), soapnats.WithLogger(log))
+	_, err := soapnats.NewTransport(connect(t, s), "svc.panic").RoundTrip(testCtx(t), core.NewMessage(core.V12, core.RawBody(body("x", ""))))
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, core.CodeReceiver, f.Code)
+	assert.NotContains(t, f.Error(), "secret")
+	assert.Contains(t, lines.String(), "secret state")
+}
