@@ -13,40 +13,28 @@ import (
 )
 
 // encodeWrapper writes the operation (or response) element named wrapper
-// with one accessor per param, taken from the struct v.
+// with one accessor per param, taken from the struct sv. rpc/encoded uses
+// the SOAP encoding; the literal styles write the same values without its
+// markup (soapenc's Literal form): a slice parameter is repeated elements in
+// document/literal and an element of items in rpc/literal, as the WSDL says.
 func encodeWrapper(b *bytes.Buffer, c *config, v core.Version, wrapper xml.Name, ps []param, sv reflect.Value) error {
-	if c.style == RPCEncoded {
-		parts := make([]soapenc.Part, 0, len(ps))
-		for _, p := range ps {
-			fv := sv.FieldByIndex(p.index)
-			if p.Optional && fv.IsZero() && fv.Kind() == reflect.Pointer {
-				continue
-			}
-			parts = append(parts, soapenc.Part{Name: p.Name, Value: fv.Interface()})
-		}
-		enc := soapenc.Encoder{
-			Version:       soapenc.Version(v),
-			MultiRefs:     c.multiRefs,
-			TypeNamespace: wrapper.Space,
-			EncodingStyle: true,
-		}
-		return enc.EncodeParts(b, wrapper, parts...)
-	}
-	b.WriteString("<m:")
-	b.WriteString(wrapper.Local)
-	b.WriteString(` xmlns:m="`)
-	xml.EscapeText(b, []byte(wrapper.Space))
-	b.WriteString(`">`)
+	parts := make([]soapenc.Part, 0, len(ps))
 	for _, p := range ps {
 		fv := sv.FieldByIndex(p.index)
-		if err := writeLiteral(b, p.Name, fv, c.style == RPCLiteral, 0); err != nil {
-			return err
+		if p.Optional && fv.IsZero() && fv.Kind() == reflect.Pointer {
+			continue
 		}
+		parts = append(parts, soapenc.Part{Name: p.Name, Value: fv.Interface()})
 	}
-	b.WriteString("</m:")
-	b.WriteString(wrapper.Local)
-	b.WriteString(">")
-	return nil
+	enc := soapenc.Encoder{
+		Version:       soapenc.Version(v),
+		MultiRefs:     c.multiRefs,
+		TypeNamespace: wrapper.Space,
+		EncodingStyle: true,
+		Literal:       c.style != RPCEncoded,
+		WrapLists:     c.style == RPCLiteral,
+	}
+	return enc.EncodeParts(b, wrapper, parts...)
 }
 
 // knownEncoding reports whether an encodingStyle attribute value names an

@@ -29,7 +29,7 @@
 //	[]byte                  xsd:base64Binary
 //	HexBinary               xsd:hexBinary
 //	time.Time               xsd:dateTime: "Z", "+hh:mm", or no zone for times in NoZone()
-//	xml.Name                xsd:QName, its prefix declared on the element
+//	xml.Name                xsd:QName, its prefix declared on the element; the zero Name is nil
 //	*big.Int, big.Int       xsd:integer, exact
 //	Decimal, *big.Rat       xsd:decimal, exact (a Rat must have a finite decimal form)
 //	struct                  its exported fields in order, xsi:type {TypeNamespace}TypeName
@@ -44,6 +44,13 @@
 // skips false, 0, "", nil and empty values, and zero structs. A field named
 // XMLName of type xml.Name is skipped. Embedded structs without a name tag
 // have their fields promoted.
+//
+// With Literal the Encoder writes the same values without the encoding's
+// markup, in the form WSDL's use="literal" describes (rpc/literal and
+// document/literal): no xsi:type, lists as repeated elements (or, for
+// nested lists and with WrapLists, elements of "item" children), nil
+// pointers left out and nil list items as xsi:nil. The Decoder reads that
+// form back, led by the Go type.
 //
 // With MultiRefs a pointer reached more than once (shared or cyclic) is
 // written once: SOAP 1.1 writes href="#idN" accessors and the value in a

@@ -29,6 +29,23 @@ type Encoder struct {
 	// EncodingStyle writes the envelope's encodingStyle attribute, naming
 	// this encoding, on every top-level element.
 	EncodingStyle bool
+	// Literal writes the form that WSDL's use="literal" describes instead
+	// of the SOAP encoding: no xsi:type, no encodingStyle, no SOAP arrays
+	// and no multi-refs (MultiRefs, TypeNamespace and EncodingStyle are
+	// ignored, and a cyclic value is an error). A slice or Go array that is
+	// a struct field or a part is written as repeated elements of the
+	// accessor's name; an array inside an array, or the element Encode
+	// writes, is one element with an "item" child per item. A nil pointer
+	// or slice field or part is left out (minOccurs="0"); a nil array item,
+	// interface or map is written xsi:nil="true", so that items keep their
+	// positions; a nil []byte is the empty binary value. A map is one child
+	// element per key, in key order. Values are in the lexical forms of the
+	// encoded ones.
+	Literal bool
+	// WrapLists, with Literal, writes a part of EncodeParts that is a slice
+	// as one element of "item" children instead of repeated elements: the
+	// rpc/literal form of an array parameter (an ArrayOfX part type).
+	WrapLists bool
 }
 
 // Part is one accessor (an RPC parameter or result) of an EncodeParts wrapper.
@@ -48,6 +65,12 @@ func (e *Encoder) Encode(w io.Writer, name xml.Name, v any) error {
 		return err
 	}
 	rv := reflect.ValueOf(v)
+	if s.lit {
+		if err := s.literalAny(open+decls, close, rv, litItem); err != nil {
+			return withPath(err, name.Local)
+		}
+		return s.flush()
+	}
 	if s.multi {
 		s.scanRoots(rv)
 	}
@@ -77,11 +100,21 @@ func (e *Encoder) EncodeParts(w io.Writer, wrapper xml.Name, parts ...Part) erro
 	s.buf = append(s.buf, open...)
 	s.buf = append(s.buf, decls...)
 	s.buf = append(s.buf, '>')
+	mode := litField
+	if s.wrapLists {
+		mode = litPart
+	}
 	for _, p := range parts {
 		if !validNCName(p.Name) {
 			return errorf(SubcodeUnsupported, "part name %q is not a valid XML element name", p.Name)
 		}
-		if err := s.any("<"+p.Name, "</"+p.Name+">", "", reflect.ValueOf(p.Value)); err != nil {
+		var err error
+		if s.lit {
+			err = s.literalAny("<"+p.Name, "</"+p.Name+">", reflect.ValueOf(p.Value), mode)
+		} else {
+			err = s.any("<"+p.Name, "</"+p.Name+">", "", reflect.ValueOf(p.Value))
+		}
+		if err != nil {
 			return withPath(withPath(err, p.Name), wrapper.Local)
 		}
 	}
@@ -104,19 +137,21 @@ type sharedRef struct {
 }
 
 type encState struct {
-	buf    []byte
-	w      io.Writer
-	err    error
-	v12    bool
-	multi  bool
-	tns    bool
-	decls  string // namespace declarations of every top-level element
-	counts map[ptrKey]int
-	shared map[ptrKey]*sharedRef
-	queue  []*sharedRef
-	ids    int
-	depth  int
-	onPath map[ptrKey]struct{}
+	buf       []byte
+	w         io.Writer
+	err       error
+	v12       bool
+	multi     bool
+	tns       bool
+	lit       bool   // Literal
+	wrapLists bool   // WrapLists
+	decls     string // namespace declarations of every top-level element
+	counts    map[ptrKey]int
+	shared    map[ptrKey]*sharedRef
+	queue     []*sharedRef
+	ids       int
+	depth     int
+	onPath    map[ptrKey]struct{}
 }
 
 var statePool = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0, 4096)} }}
@@ -128,6 +163,10 @@ const cycleDepth = 64
 func (e *Encoder) newState(w io.Writer) *encState {
 	s := statePool.Get().(*encState)
 	s.w, s.v12, s.multi, s.tns = w, e.Version == V12, e.MultiRefs, e.TypeNamespace != ""
+	if e.Literal {
+		s.lit, s.wrapLists, s.multi, s.tns = true, e.WrapLists, false, false
+		return s // a literal element declares only the prefixes it uses
+	}
 	s.decls = declsFor(e)
 	return s
 }
@@ -377,7 +416,11 @@ func (s *encState) mapValue(v reflect.Value, ti *typeInfo) error {
 }
 
 func (s *encState) qname(open, close, extra string, v reflect.Value) error {
-	n := v.Interface().(xml.Name)
+	n := valueOf[xml.Name](v)
+	if n == (xml.Name{}) { // no QName: nil rather than an invalid value
+		s.nilElem(open, extra)
+		return nil
+	}
 	if !validNCName(n.Local) {
 		return errorf(SubcodeBadValue, "QName local part %q is not a valid XML name", n.Local)
 	}

@@ -15,40 +15,44 @@ import (
 
 func (s *encState) simple(v reflect.Value, ti *typeInfo) error {
 	var err error
+	s.buf, err = appendSimple(s.buf, v, ti)
+	return err
+}
+
+// appendSimple appends the lexical form of v, a value of the simple kind
+// ti.kind (not kQName), escaped as element content.
+func appendSimple(b []byte, v reflect.Value, ti *typeInfo) ([]byte, error) {
+	var err error
 	switch ti.kind {
 	case kString:
-		s.buf, err = appendEscaped(s.buf, v.String(), false)
+		b, err = appendEscaped(b, v.String(), false)
 	case kBool:
-		if v.Bool() {
-			s.buf = append(s.buf, "true"...)
-		} else {
-			s.buf = append(s.buf, "false"...)
-		}
+		b = strconv.AppendBool(b, v.Bool())
 	case kInt8, kInt16, kInt32, kInt64:
-		s.buf = strconv.AppendInt(s.buf, v.Int(), 10)
+		b = strconv.AppendInt(b, v.Int(), 10)
 	case kUint8, kUint16, kUint32, kUint64:
-		s.buf = strconv.AppendUint(s.buf, v.Uint(), 10)
+		b = strconv.AppendUint(b, v.Uint(), 10)
 	case kFloat32:
-		s.buf = appendFloat(s.buf, v.Float(), 32)
+		b = appendFloat(b, v.Float(), 32)
 	case kFloat64:
-		s.buf = appendFloat(s.buf, v.Float(), 64)
+		b = appendFloat(b, v.Float(), 64)
 	case kBase64:
-		s.buf = base64.StdEncoding.AppendEncode(s.buf, v.Bytes())
+		b = base64.StdEncoding.AppendEncode(b, v.Bytes())
 	case kHex:
 		const digits = "0123456789ABCDEF"
 		for _, c := range v.Bytes() {
-			s.buf = append(s.buf, digits[c>>4], digits[c&15])
+			b = append(b, digits[c>>4], digits[c&15])
 		}
 	case kTime:
-		s.buf, err = appendDateTime(s.buf, valueOf[time.Time](v))
+		b, err = appendDateTime(b, valueOf[time.Time](v))
 	case kBigInt:
-		s.buf = pointerOf[big.Int](v, ti.isPtr).Append(s.buf, 10)
+		b = pointerOf[big.Int](v, ti.isPtr).Append(b, 10)
 	case kRat:
 		d, ok := ratDecimal(pointerOf[big.Rat](v, ti.isPtr))
 		if !ok {
 			err = errors.New("rational number has no finite decimal form")
 		}
-		s.buf = append(s.buf, d...)
+		b = append(b, d...)
 	case kDecimal:
 		d := trimSpace(v.String())
 		if d == "" {
@@ -57,12 +61,12 @@ func (s *encState) simple(v reflect.Value, ti *typeInfo) error {
 		if !validDecimal(d) {
 			err = errors.New(quote(d) + " is not a valid decimal")
 		}
-		s.buf = append(s.buf, d...)
+		b = append(b, d...)
 	}
 	if err != nil {
-		return &Error{Subcode: SubcodeBadValue, Msg: err.Error(), Err: err}
+		return b, &Error{Subcode: SubcodeBadValue, Msg: err.Error(), Err: err}
 	}
-	return nil
+	return b, nil
 }
 
 // valueOf returns v's value as a T without allocating when v is addressable.
