@@ -212,7 +212,8 @@ func decodeOne(v core.Version, p param, cs []*soapenc.Element, sv reflect.Value)
 }
 
 func isList(t reflect.Type) bool {
-	return t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8
+	k := t.Kind()
+	return (k == reflect.Slice || k == reflect.Array) && t.Elem().Kind() != reflect.Uint8
 }
 
 func paramNamed(ps []param, local string) *param {

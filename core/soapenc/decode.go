@@ -32,15 +32,24 @@ func (e *Element) Decode(v any) error {
 	return err
 }
 
-// DecodeItems decodes elements as the items of the slice that v points to,
-// one item each: the form of an array sent as repeated sibling elements
-// without a SOAP array (node-soap style parameters).
+// DecodeItems decodes elements as the items of the slice or Go array that
+// v points to, one item each: the form of an array sent as repeated sibling
+// elements without a SOAP array (document/literal, node-soap). A Go array
+// takes at most its length of items; the rest of it is zeroed.
 func DecodeItems(items []*Element, v any) error {
 	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Slice {
-		return errorf(SubcodeUnsupported, "DecodeItems needs a pointer to a slice, not %T", v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Slice && rv.Elem().Kind() != reflect.Array {
+		return errorf(SubcodeUnsupported, "DecodeItems needs a pointer to a slice or an array, not %T", v)
 	}
-	s := reflect.MakeSlice(rv.Elem().Type(), len(items), len(items))
+	var s reflect.Value
+	if dst := rv.Elem(); dst.Kind() == reflect.Array {
+		if len(items) > dst.Len() {
+			return errorf(SubcodeArraySize, "%d items do not fit in %s", len(items), dst.Type())
+		}
+		s = reflect.New(dst.Type()).Elem()
+	} else {
+		s = reflect.MakeSlice(dst.Type(), len(items), len(items))
+	}
 	if len(items) == 0 {
 		rv.Elem().Set(s)
 		return nil
@@ -125,7 +134,7 @@ func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) 
 	if el.isArray() {
 		return errorf(SubcodeBadValue, "expected a %s structure, found an array", ti.t)
 	}
-	var repeated []bool // per field: a slice field sent as repeated elements
+	var repeated []int // per field: 1 + the items read of a list field sent as repeated elements
 	hint := 0
 	for c := el.first; c != nil; c = c.next {
 		i := fieldIndex(ti, c.Name.Local, hint)
@@ -138,17 +147,25 @@ func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) 
 		if len(f.index) > 1 {
 			fv = dst.FieldByIndex(f.index)
 		}
-		if f.ti.kind == kSlice {
+		if f.ti.kind == kSlice || f.ti.kind == kArray {
 			if repeated == nil {
-				repeated = make([]bool, len(ti.fields))
+				repeated = make([]int, len(ti.fields))
 			}
-			if !repeated[i] && hasSibling(c) {
-				repeated[i] = true
-				fv.Set(reflect.MakeSlice(f.ti.t, 0, 4))
+			if repeated[i] == 0 && hasSibling(c) {
+				repeated[i] = 1
+				if f.ti.kind == kSlice {
+					fv.Set(reflect.MakeSlice(f.ti.t, 0, 4))
+				} else {
+					fv.SetZero()
+				}
 			}
-			if repeated[i] {
-				n := fv.Len()
-				fv.Set(reflect.Append(fv, reflect.Zero(f.ti.elem.t)))
+			if n := repeated[i] - 1; n >= 0 {
+				repeated[i]++
+				if f.ti.kind == kSlice {
+					fv.Set(reflect.Append(fv, reflect.Zero(f.ti.elem.t)))
+				} else if n >= f.ti.arrayLen {
+					return withElemPath(arrayError("more than %d items for %s", f.ti.arrayLen, f.ti.t), c)
+				}
 				if err := d.element(c, fv.Index(n), f.ti.elem); err != nil {
 					return err
 				}

@@ -102,6 +102,13 @@ func TestLiteralParts(t *testing.T) {
 	}
 }
 
+// A Go array field sent as more repeated elements than it holds is refused.
+func TestLiteralArrayFieldOverflow(t *testing.T) {
+	var got Pairs
+	err := read(t, 0, wrap(`<One>a</One><One>b</One><One>c</One>`)).Decode(&got)
+	assert.Equal(t, soapenc.SubcodeArraySize, subcode(t, err), "%v", err)
+}
+
 func TestLiteralErrors(t *testing.T) {
 	n := &Node{Name: "loop"}
 	n.Next = n

@@ -34,6 +34,12 @@ type Person struct {
 	internal int
 }
 
+type Pairs struct {
+	One   [2]string
+	Two   [2][2]int8
+	Three [3]*Address
+}
+
 type Embedded struct {
 	Address
 	Extra bool
@@ -117,6 +123,7 @@ func roundTrips() []struct {
 		{"slice of slices of slices", [][][]string{{{"a"}, {"b", "c"}}, {}}},
 		{"go array", [3]int16{1, 2, 3}},
 		{"go array 2d", [2][3]int32{{1, 2, 3}, {4, 5, 6}}},
+		{"struct with go array fields", Pairs{One: [2]string{"a", "b"}, Two: [2][2]int8{{1, 2}, {3, 4}}, Three: [3]*Address{nil, {City: "c"}, nil}}},
 		{"slice of go arrays", [][2]bool{{true, false}, {false, true}}},
 		{"slice of bytes", [][]byte{{1}, {}, {2, 3}}},
 		{"slice of times", []time.Time{time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)}},
