@@ -44,6 +44,7 @@ type Receiver struct {
 
 	mu        sync.Mutex
 	unsettled map[*delivery]struct{}
+	unparked  map[uint64]*core.Fault // stream sequence → the fault of a message whose dead-lettering failed
 }
 
 var _ core.Receiver = (*Receiver)(nil)
@@ -104,7 +105,7 @@ func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts 
 	r := &Receiver{
 		nc: nc, js: js, stream: stream, durable: durable, filter: a.Subject, dead: dead, o: o,
 		msgs: make(chan jetstream.Msg), closed: make(chan struct{}), stopped: make(chan struct{}),
-		unsettled: make(map[*delivery]struct{}),
+		unsettled: make(map[*delivery]struct{}), unparked: make(map[uint64]*core.Fault),
 	}
 	r.cc, err = cons.Consume(r.onMsg, jetstream.PullMaxMessages(o.prefetch),
 		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
@@ -173,13 +174,16 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 	}
 	m, f := decode(msg.Data(), msg.Headers(), r.o.limits, true)
 	if f == nil && md.NumDelivered > uint64(r.o.maxDeliveries) {
-		f = &core.Fault{Code: core.CodeReceiver, Version: m.Version(),
-			Reason: fmt.Sprintf("the message was delivered %d times without being settled", md.NumDelivered)}
+		if f = r.recall(md.Sequence.Stream); f == nil {
+			f = &core.Fault{Code: core.CodeReceiver, Version: m.Version(),
+				Reason: fmt.Sprintf("the message was delivered %d times without being settled", md.NumDelivered)}
+		}
 	}
 	if f != nil {
 		r.o.log.WarnContext(ctx, "soap: message refused on arrival", slog.String("stream", md.Stream),
 			slog.Uint64("seq", md.Sequence.Stream), slog.String("fault", f.Error()))
 		if err := r.park(ctx, msg, md, f); err != nil {
+			r.remember(md.Sequence.Stream, f)
 			r.o.log.ErrorContext(ctx, "soap: dead-lettering failed: the message will be redelivered", slog.Any("err", err))
 			_ = msg.NakWithDelay(r.backoff(int(md.NumDelivered)))
 		}
@@ -247,6 +251,28 @@ func (r *Receiver) settled(d *delivery) {
 	r.mu.Lock()
 	delete(r.unsettled, d)
 	r.mu.Unlock()
+}
+
+// remember keeps the fault of a message whose dead-lettering failed, so
+// that when it comes back it is parked with that fault.
+func (r *Receiver) remember(seq uint64, f *core.Fault) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.unparked) >= 1024 {
+		for k := range r.unparked {
+			delete(r.unparked, k)
+			break
+		}
+	}
+	r.unparked[seq] = f
+}
+
+func (r *Receiver) recall(seq uint64) *core.Fault {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f := r.unparked[seq]
+	delete(r.unparked, seq)
+	return f
 }
 
 // backoff is the redelivery delay after the n-th delivery.
@@ -319,6 +345,7 @@ func (d *delivery) Nack(ctx context.Context, cause error) error {
 		f = core.ReceiverFault("the message was not processed")
 	}
 	if err := d.r.park(ctx, d.msg, d.md, f); err != nil {
+		d.r.remember(d.md.Sequence.Stream, f)
 		log.ErrorContext(ctx, "soap: dead-lettering failed: the message will be redelivered", append(attrs, slog.Any("err", err))...)
 		_ = d.msg.NakWithDelay(d.r.backoff(n))
 		return err
