@@ -75,7 +75,8 @@ func (c *Correlator) Pending() int {
 // WithTimeout bound, when ctx has no deadline). It fills in what m lacks: an
 // ID, ReplyTo (the Correlator's address), FaultTo (ReplyTo) and a
 // Conversation header (a new conversation named by the ID). A fault reply is
-// returned as a *core.Fault error; no reply in time as a *TimeoutError.
+// returned as a *core.Fault error; no reply in time as a *TimeoutError, also
+// when ctx ended while the request was being sent (it may have gone out).
 func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
 	if m == nil || m.Envelope == nil {
 		return nil, errors.New("document: round trip: no envelope")
@@ -116,6 +117,12 @@ func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Mess
 		if !c.unregister(m.ID, w) { // the reply came all the same
 			return replyOf(<-w.ch)
 		}
+		if ctx.Err() != nil {
+			// The deadline cut the send short: the request may have gone
+			// out, so a reply may still come. It is a timeout, and the
+			// request is kept as expired so that reply is recognised.
+			return nil, c.expire(ctx, m.ID, conv, err)
+		}
 		_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
 			if !slices.Contains(cv.Pending, m.ID) {
 				return errSkip
@@ -133,15 +140,21 @@ func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Mess
 		if !c.unregister(m.ID, w) { // the reply won the race: it is (or is about to be) in ch
 			return replyOf(<-w.ch)
 		}
-		_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
-			if !expireOne(cv, m.ID) {
-				return errSkip // a late reply settled it meanwhile
-			}
-			return nil
-		})
-		c.o.log.InfoContext(ctx, "document: no reply in time", slog.String("id", m.ID), slog.String("conversation", conv), slog.Any("err", ctx.Err()))
-		return nil, &TimeoutError{MessageID: m.ID, Conversation: conv, Err: ctx.Err()}
+		return nil, c.expire(ctx, m.ID, conv, nil)
 	}
+}
+
+// expire records that the caller of request id stopped waiting, and
+// returns its *TimeoutError.
+func (c *Correlator) expire(ctx context.Context, id, conv string, sendErr error) error {
+	_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
+		if !expireOne(cv, id) {
+			return errSkip // a late reply settled it meanwhile
+		}
+		return nil
+	})
+	c.o.log.InfoContext(ctx, "document: no reply in time", slog.String("id", id), slog.String("conversation", conv), slog.Any("err", ctx.Err()), slog.Any("send_err", sendErr))
+	return &TimeoutError{MessageID: id, Conversation: conv, Err: ctx.Err()}
 }
 
 func replyOf(r *core.Message) (*core.Message, error) {

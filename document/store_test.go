@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,5 +108,107 @@ func TestFileStoreSurvivesReopen(t *testing.T) {
 	// a corrupt file is an error, not a silent empty state
 	require.NoError(t, os.WriteFile(filepath.Join(dir, entries[0].Name()), []byte("{not json"), 0o600))
 	_, err = s2.Get(ctx, "urn:uuid:waiting")
+	require.Error(t, err)
+}
+
+func TestStoreDelete(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := testCtx(t)
+			s := open()
+			_, err := s.Update(ctx, "d1", func(c *document.Conversation) error { c.State = document.StateAwaitingReply; return nil })
+			require.NoError(t, err)
+			ok, err := s.Delete(ctx, "d1", func(c *document.Conversation) bool { return c.State != document.StateAwaitingReply })
+			require.NoError(t, err)
+			assert.False(t, ok, "the condition kept it")
+			_, err = s.Get(ctx, "d1")
+			require.NoError(t, err)
+			ok, err = s.Delete(ctx, "d1", nil)
+			require.NoError(t, err)
+			assert.True(t, ok)
+			_, err = s.Get(ctx, "d1")
+			require.ErrorIs(t, err, document.ErrNotFound)
+			ok, err = s.Delete(ctx, "d1", nil)
+			require.NoError(t, err)
+			assert.False(t, ok, "unknown id")
+		})
+	}
+}
+
+func TestExpireAndPrune(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := testCtx(t)
+			s := open()
+			now := time.Now()
+			set := func(id string, st document.State, deadline time.Time, pending ...string) {
+				_, err := s.Update(ctx, id, func(c *document.Conversation) error {
+					c.State, c.Deadline, c.Pending = st, deadline, pending
+					return nil
+				})
+				require.NoError(t, err)
+			}
+			set("overdue", document.StateAwaitingReply, now.Add(-time.Minute), "r1", "r2")
+			set("due-later", document.StateAwaitingReply, now.Add(time.Hour), "r3")
+			set("no-deadline", document.StateAwaitingReply, time.Time{}, "r4")
+			set("done", document.StateCompleted, time.Time{})
+			n, err := document.Expire(ctx, s, now)
+			require.NoError(t, err)
+			assert.Equal(t, 1, n)
+			c, err := s.Get(ctx, "overdue")
+			require.NoError(t, err)
+			assert.Equal(t, document.StateExpired, c.State)
+			assert.Empty(t, c.Pending)
+			assert.Equal(t, []string{"r1", "r2"}, c.Expired, "kept so a late reply is recognised")
+			for _, id := range []string{"due-later", "no-deadline"} {
+				c, err := s.Get(ctx, id)
+				require.NoError(t, err)
+				assert.Equal(t, document.StateAwaitingReply, c.State, id)
+			}
+
+			n, err = document.Prune(ctx, s, time.Now().Add(time.Second))
+			require.NoError(t, err)
+			assert.Equal(t, 2, n, "expired and completed go; awaiting ones stay")
+			all, err := s.List(ctx)
+			require.NoError(t, err)
+			var ids []string
+			for _, c := range all {
+				ids = append(ids, c.ID)
+			}
+			assert.Equal(t, []string{"due-later", "no-deadline"}, ids)
+			n, err = document.Prune(ctx, s, now.Add(-time.Hour))
+			require.NoError(t, err)
+			assert.Zero(t, n, "nothing that old")
+		})
+	}
+}
+
+func TestFileStoreRefusals(t *testing.T) {
+	dir := t.TempDir()
+	ctx := testCtx(t)
+	// a temporary file an interrupted write left is cleaned up at open
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".tmp-123"), []byte("half"), 0o600))
+	s, err := document.NewFileStore(dir)
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join(dir, ".tmp-123"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+
+	// a file holding another conversation than its name says is an error
+	_, err = s.Update(ctx, "a", func(*document.Conversation) error { return nil })
+	require.NoError(t, err)
+	_, err = s.Update(ctx, "b", func(*document.Conversation) error { return nil })
+	require.NoError(t, err)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
+	a, err := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, entries[1].Name()), a, 0o600))
+	_, errA := s.Get(ctx, "a")
+	_, errB := s.Get(ctx, "b")
+	assert.True(t, (errA == nil) != (errB == nil), "exactly one of them is now wrong: %v / %v", errA, errB)
+
+	// a directory that cannot be created
+	_, err = document.NewFileStore(filepath.Join(dir, entries[0].Name(), "sub"))
 	require.Error(t, err)
 }
