@@ -152,6 +152,7 @@ func (c *Client) take(ctx context.Context) (*conn, error) {
 		wait := time.Until(c.retryAt)
 		c.mu.Unlock()
 		if cn != nil {
+			cn.reused = true
 			if time.Since(cn.used) < probeAfter {
 				return cn, nil
 			}
@@ -210,12 +211,47 @@ func (c *Client) put(cn *conn) {
 	c.mu.Unlock()
 }
 
-// do runs fn on a pooled connection.
+// do runs fn on a pooled connection. When fn may be run twice (an
+// operation that changes nothing, or one that failed before changing
+// anything) and a connection reused from the pool broke under it (the
+// server dropped it, or restarted), the other idle connections are dropped
+// too and fn runs once more on a fresh one.
 func (c *Client) do(ctx context.Context, fn func(sc *ftp.ServerConn) error) error {
-	cn, err := c.get(ctx)
-	if err != nil {
-		return err
+	return c.retry(ctx, func() bool { return true }, fn)
+}
+
+// once runs fn on a pooled connection, never twice.
+func (c *Client) once(ctx context.Context, fn func(sc *ftp.ServerConn) error) error {
+	return c.retry(ctx, func() bool { return false }, fn)
+}
+
+// retry runs fn, and once more on a fresh connection when a reused one
+// broke and again reports that nothing was changed yet.
+func (c *Client) retry(ctx context.Context, again func() bool, fn func(sc *ftp.ServerConn) error) error {
+	for attempt := 0; ; attempt++ {
+		cn, err := c.get(ctx)
+		if err != nil {
+			return err
+		}
+		err = cn.do(ctx, fn)
+		stale := err != nil && cn.broken && cn.reused && ctx.Err() == nil
+		c.put(cn)
+		if !stale || attempt > 0 || !again() {
+			return err
+		}
+		c.dropIdle()
+		c.o.log.InfoContext(ctx, "ftp: pooled connection broke; retrying on a fresh one", slog.String("server", c.host), slog.Any("err", err))
 	}
-	defer c.put(cn)
-	return cn.do(ctx, fn)
+}
+
+// dropIdle closes the idle connections.
+func (c *Client) dropIdle() {
+	c.mu.Lock()
+	idle := c.idle
+	c.idle = nil
+	c.mu.Unlock()
+	for _, cn := range idle {
+		cn.broken = true
+		cn.close()
+	}
 }

@@ -33,6 +33,7 @@ type conn struct {
 
 	broken bool      // set by do; read by the pool after do returned
 	used   time.Time // when the last operation ended
+	reused bool      // taken from the pool's idle list (not freshly dialled)
 }
 
 // sock is a TCP connection of a conn: its reads and writes re-arm the

@@ -62,7 +62,7 @@ func (d *delivery) Ack(ctx context.Context) error {
 	}
 	p := d.p
 	work := d.workPath()
-	err := p.c.do(ctx, func(sc *ftp.ServerConn) error {
+	err := p.c.once(ctx, func(sc *ftp.ServerConn) error {
 		if p.f.done == "" {
 			return sc.Delete(work)
 		}
@@ -134,7 +134,7 @@ func (d *delivery) renew(ctx context.Context) {
 	next := d.cl
 	next.at = time.Now()
 	from, to := d.workPath(), path.Join(d.p.f.work, next.String())
-	err := d.p.c.do(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(from, to) })
+	err := d.p.c.once(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(from, to) })
 	switch {
 	case err == nil:
 		d.cl = next
@@ -152,24 +152,19 @@ func (d *delivery) renew(ctx context.Context) {
 func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 	cl := claim{at: time.Now(), owner: p.owner, name: e.name}
 	work := path.Join(p.f.work, cl.String())
-	cn, err := p.c.get(ctx)
+	err := p.c.once(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(path.Join(p.f.inbox, e.name), work) })
 	if err != nil {
-		return nil, err
-	}
-	err = cn.do(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(path.Join(p.f.inbox, e.name), work) })
-	if err != nil {
-		p.c.put(cn)
-		if !cn.broken && isFileUnavailable(err) {
+		if onlyReplies(err) && isFileUnavailable(err) {
 			return nil, nil // another Poller claimed it first, or it is gone
 		}
 		return nil, fmt.Errorf("claim %s: %w", e.name, err)
 	}
 	if p.max >= 0 && e.size > p.max {
-		p.c.put(cn)
 		return nil, p.refuse(ctx, work, e.name, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.size, p.max))
 	}
 	var sp *spool
-	err = cn.do(ctx, func(sc *ftp.ServerConn) error {
+	err = p.c.do(ctx, func(sc *ftp.ServerConn) error {
+		sp.close() // a first attempt's
 		r, err := sc.Retr(work)
 		if err != nil {
 			return err
@@ -181,7 +176,6 @@ func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 		}
 		return cerr
 	})
-	p.c.put(cn)
 	switch {
 	case errors.Is(err, errSpoolLimit):
 		return nil, p.refuse(ctx, work, e.name, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max))
@@ -268,7 +262,7 @@ func (p *Poller) park(ctx context.Context, work, name string, m *core.Message, f
 	if err := p.c.storeAs(ctx, path.Join(p.f.failed, tempName(faultName(target))), fault, messageReader{fm}, p.o.log); err != nil {
 		return fmt.Errorf("write %s: %w", fault, err)
 	}
-	err = p.c.do(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(work, path.Join(p.f.failed, target)) })
+	err = p.c.once(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(work, path.Join(p.f.failed, target)) })
 	if err != nil {
 		return err
 	}
@@ -282,7 +276,7 @@ func (p *Poller) park(ctx context.Context, work, name string, m *core.Message, f
 
 // release returns a claimed file to the inbox, unprocessed.
 func (p *Poller) release(ctx context.Context, work, name string) error {
-	return p.c.do(ctx, func(sc *ftp.ServerConn) error {
+	return p.c.once(ctx, func(sc *ftp.ServerConn) error {
 		to, err := freeName(sc, p.f.inbox, name)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jlaffaye/ftp"
 	"github.com/stretchr/testify/require"
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
@@ -84,6 +85,16 @@ func (e *env) drop(t testing.TB, dir, name string, data []byte) {
 	tmp := e.path(dir, ".drop-"+name)
 	require.NoError(t, os.WriteFile(tmp, data, 0o644))
 	require.NoError(t, os.Rename(tmp, e.path(dir, name)))
+}
+
+// rawConn is a plain jlaffaye/ftp connection, logged in.
+func rawConn(t testing.TB, addr string) *ftp.ServerConn {
+	t.Helper()
+	c, err := ftp.Dial(addr, ftp.DialWithTimeout(5*time.Second))
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Quit() })
+	require.NoError(t, c.Login(testUser, testPass))
+	return c
 }
 
 func ctx(t testing.TB) context.Context {

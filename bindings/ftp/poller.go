@@ -319,7 +319,7 @@ func (p *Poller) recoverStale(ctx context.Context) error {
 		if time.Since(cl.at) < p.o.lease || p.holds(e.Name) {
 			continue
 		}
-		err := p.c.do(ctx, func(sc *ftp.ServerConn) error {
+		err := p.c.once(ctx, func(sc *ftp.ServerConn) error {
 			to, err := freeName(sc, p.f.inbox, cl.name)
 			if err != nil {
 				return err

@@ -76,15 +76,14 @@ func (s *Sender) store(ctx context.Context, dir, name string, r io.Reader) (stri
 }
 
 // storeAs uploads r to tmp and renames it to final; on failure it removes
-// tmp (on a fresh connection when the first one broke).
+// tmp (on a fresh connection when the first one broke). When a connection
+// reused from the pool turns out dead before any byte was read from r, the
+// upload is tried once more on a fresh connection.
 func (c *Client) storeAs(ctx context.Context, tmp, final string, r io.Reader, log *slog.Logger) error {
-	cn, err := c.get(ctx)
-	if err != nil {
-		return err
-	}
+	src := &countingSource{r: r}
 	stored := false
-	err = cn.do(ctx, func(sc *ftp.ServerConn) error {
-		if err := sc.Stor(tmp, r); err != nil {
+	err := c.retry(ctx, func() bool { return !src.touched }, func(sc *ftp.ServerConn) error {
+		if err := sc.Stor(tmp, src); err != nil {
 			return fmt.Errorf("upload: %w", err)
 		}
 		stored = true
@@ -93,28 +92,35 @@ func (c *Client) storeAs(ctx context.Context, tmp, final string, r io.Reader, lo
 		}
 		return nil
 	})
-	if err == nil {
-		c.put(cn)
-		return nil
-	}
-	if !cn.broken {
-		// The server answered: remove what may be left on this connection.
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		if derr := cn.do(dctx, func(sc *ftp.ServerConn) error { return sc.Delete(tmp) }); derr != nil && stored {
-			log.WarnContext(ctx, "ftp: temporary file not removed", slog.String("file", tmp), slog.Any("err", derr))
-		}
-		cancel()
-		c.put(cn)
+	if err == nil || !src.touched {
 		return err
 	}
-	c.put(cn)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	derr := c.do(dctx, func(sc *ftp.ServerConn) error { return sc.Delete(tmp) })
-	if derr != nil && !isFileUnavailable(derr) {
+	derr := c.once(dctx, func(sc *ftp.ServerConn) error { return sc.Delete(tmp) })
+	if derr != nil && (stored || !isFileUnavailable(derr)) {
 		log.WarnContext(ctx, "ftp: temporary file not removed", slog.String("file", tmp), slog.Any("err", derr))
 	}
 	return err
+}
+
+// countingSource notes whether an upload started reading its source.
+type countingSource struct {
+	r       io.Reader
+	touched bool
+}
+
+func (s *countingSource) Read(p []byte) (int, error) {
+	s.touched = true
+	return s.r.Read(p)
+}
+
+func (s *countingSource) WriteTo(w io.Writer) (int64, error) {
+	s.touched = true
+	if wt, ok := s.r.(io.WriterTo); ok {
+		return wt.WriteTo(w)
+	}
+	return io.Copy(w, struct{ io.Reader }{s.r})
 }
 
 // messageReader streams a message into an upload: io.Copy uses WriteTo, so

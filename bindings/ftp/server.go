@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"strconv"
@@ -59,6 +60,11 @@ func StartServer(root, user, password string, opts ...Option) (*Server, error) {
 		Perm:   server.NewSimplePerm(user, user),
 		Name:   "soapwire",
 		Logger: &logAdapter{l: o.log, ready: s.ready},
+		Commands: func() map[string]server.Command {
+			cmds := maps.Clone(server.DefaultCommands())
+			cmds["SIZE"] = quietSize{drv}
+			return cmds
+		}(),
 	}
 	if o.tls == nil {
 		err = s.serve(so, o)
@@ -233,6 +239,24 @@ func (c *trackedConn) Close() error {
 		c.s.mu.Unlock()
 	})
 	return c.Conn.Close()
+}
+
+// quietSize is goftp's SIZE without its write to the standard logger for a
+// missing file (the Poller asks SIZE to find a free name), and with the
+// usual 550 reply for it.
+type quietSize struct{ drv server.Driver }
+
+func (quietSize) IsExtend() bool     { return false }
+func (quietSize) RequireParam() bool { return true }
+func (quietSize) RequireAuth() bool  { return true }
+
+func (q quietSize) Execute(sess *server.Session, param string) {
+	st, err := q.drv.Stat(&server.Context{Sess: sess, Cmd: "SIZE", Param: param}, sess.BuildPath(param))
+	if err != nil || st.IsDir() {
+		sess.WriteMessage(550, "No such file")
+		return
+	}
+	sess.WriteMessage(213, strconv.FormatInt(st.Size(), 10))
 }
 
 // logAdapter sends goftp's log to a slog.Logger. Its first reply line
