@@ -220,9 +220,13 @@ type round struct {
 	clientCPU time.Duration
 }
 
-func (r round) rps() float64          { return float64(r.requests) / r.elapsed.Seconds() }
-func (r round) serverPerReq() float64 { return float64(r.serverCPU.Microseconds()) / float64(r.requests) }
-func (r round) clientPerReq() float64 { return float64(r.clientCPU.Microseconds()) / float64(r.requests) }
+func (r round) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+func (r round) serverPerReq() float64 {
+	return float64(r.serverCPU.Microseconds()) / float64(r.requests)
+}
+func (r round) clientPerReq() float64 {
+	return float64(r.clientCPU.Microseconds()) / float64(r.requests)
+}
 
 // load runs inflight callers against c for d.
 func load(client *http.Client, c *child, body []byte, inflight int, d time.Duration) (round, error) {

@@ -38,7 +38,7 @@ func FuzzHandler(f *testing.F) {
 		{"text/xml; charset", "", "", "Basic " + b64("u:p"), "<"},
 		{"text/xml", "", "", "Basic " + b64("u:p"), ""},
 		{"application/soap+xml", "", "", "Basic " + b64("u:p"), strings.Repeat("<a>", 100)},
-		{"application/soap+xml", "", "", "Basic " + b64("u:p"), envelope(core.V12, "", `<t:echoString xmlns:t="urn:soapwire:test"><message>` + strings.Repeat("x", 5000) + `</message></t:echoString>`)},
+		{"application/soap+xml", "", "", "Basic " + b64("u:p"), envelope(core.V12, "", `<t:echoString xmlns:t="urn:soapwire:test"><message>`+strings.Repeat("x", 5000)+`</message></t:echoString>`)},
 	} {
 		f.Add(s.ct, s.action, s.accept, s.auth, []byte(s.body))
 	}
