@@ -1,6 +1,8 @@
 package soapenc
 
 import (
+	"encoding/xml"
+	"errors"
 	"reflect"
 	"strings"
 )
@@ -118,13 +120,34 @@ func (d *decodeState) direct(el *Element, dst reflect.Value, ti *typeInfo) error
 	case kMap:
 		return d.mapValue(el, dst, ti)
 	}
-	if el.first != nil {
-		return errorf(SubcodeBadValue, "expected a %s value, found child elements", ti.t)
+	var err *Error
+	switch {
+	case el.first != nil:
+		err = errorf(SubcodeBadValue, "expected a %s value, found child elements", ti.t)
+	case el.isArray():
+		err = errorf(SubcodeBadValue, "expected a %s value, found an array", ti.t)
+	default:
+		if e := setSimple(dst, ti, el); e != nil {
+			if !errors.As(e, &err) {
+				return e
+			}
+		}
 	}
-	if el.isArray() {
-		return errorf(SubcodeBadValue, "expected a %s value, found an array", ti.t)
+	if err == nil {
+		return nil
 	}
-	return setSimple(dst, ti, el)
+	if n := d.t.types[el.typ]; n.Local != "" { // say what the sender said it was
+		err.Msg += " (its xsi:type is " + typeString(n) + ")"
+	}
+	return err
+}
+
+// typeString writes an xsi:type for a message: xsd:int, or {ns}local.
+func typeString(n xml.Name) string {
+	if isXSD(n.Space) {
+		return "xsd:" + n.Local
+	}
+	return "{" + n.Space + "}" + n.Local
 }
 
 func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) error {

@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +94,15 @@ func TestEncodeExact(t *testing.T) {
 			`<m:value xmlns:m="urn:test"` + decl12 + ` xsi:type="xsd:int">-5</m:value>`},
 		{"floats", soapenc.Encoder{}, []float64{1e21, 1e20, 1e-7, 0.000001, 100},
 			`<m:value xmlns:m="urn:test"` + decl11 + ` xsi:type="soapenc:Array" soapenc:arrayType="xsd:double[5]"><item xsi:type="xsd:double">1e+21</item><item xsi:type="xsd:double">100000000000000000000</item><item xsi:type="xsd:double">1e-7</item><item xsi:type="xsd:double">0.000001</item><item xsi:type="xsd:double">100</item></m:value>`},
+		{"special floats", soapenc.Encoder{}, []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), float32(math.Copysign(0, -1))},
+			`<m:value xmlns:m="urn:test"` + decl11 + ` xsi:type="soapenc:Array" soapenc:arrayType="xsd:float[4]"><item xsi:type="xsd:float">INF</item><item xsi:type="xsd:float">-INF</item><item xsi:type="xsd:float">NaN</item><item xsi:type="xsd:float">-0</item></m:value>`},
+		{"exact decimals", soapenc.Encoder{}, []any{soapenc.Decimal("-0.000000000000000000000000000000000001"), big.NewRat(-3, 1<<10), bigInt("123456789012345678901234567890123456789")},
+			`<m:value xmlns:m="urn:test"` + decl11 + ` xsi:type="soapenc:Array" soapenc:arrayType="xsd:anyType[3]"><item xsi:type="xsd:decimal">-0.000000000000000000000000000000000001</item><item xsi:type="xsd:decimal">-0.0029296875</item><item xsi:type="xsd:integer">123456789012345678901234567890123456789</item></m:value>`},
+		{"unsigned", soapenc.Encoder{}, struct {
+			A uint8
+			B uint64
+		}{255, math.MaxUint64},
+			`<m:value xmlns:m="urn:test"` + decl11 + `><A xsi:type="xsd:unsignedByte">255</A><B xsi:type="xsd:unsignedLong">18446744073709551615</B></m:value>`},
 		{"dateTime zones", soapenc.Encoder{}, []time.Time{
 			time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
 			time.Date(2024, 1, 2, 3, 4, 5, 600000000, time.FixedZone("x", -(4*3600+1800))),

@@ -129,28 +129,51 @@ func parseBool(s string) (bool, bool) {
 	return false, false
 }
 
-// parseDateTime reads an xsd:dateTime: with "Z", with "±hh:mm", or without a
-// zone (the time is then in NoZone()).
+// parseDateTime reads an xsd:dateTime: with "Z", with "±hh:mm" (at most
+// 14:00 either way), or without a zone (the time is then in NoZone()).
+// "24:00:00" is the first instant of the next day, as XML Schema 1.0 allows.
 func parseDateTime(s string) (time.Time, error) {
+	bad := errors.New("not a valid dateTime")
 	if len(s) < 19 || s[10] != 'T' {
-		return time.Time{}, errors.New("not a valid dateTime")
+		return time.Time{}, bad
 	}
-	zoned := s[len(s)-1] == 'Z' || len(s) >= 25 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-3] == ':'
 	if strings.IndexByte(s, ',') >= 0 { // time.Parse takes a comma for the decimal point; XML Schema does not
-		return time.Time{}, errors.New("not a valid dateTime")
+		return time.Time{}, bad
 	}
-	if zoned {
-		t, err := time.ParseInLocation("2006-01-02T15:04:05Z07:00", s, time.UTC)
-		if err != nil {
-			return time.Time{}, errors.New("not a valid dateTime")
+	zone := ""
+	switch n := len(s); {
+	case s[n-1] == 'Z':
+		zone = "Z"
+	case n >= 25 && (s[n-6] == '+' || s[n-6] == '-') && s[n-3] == ':':
+		zone = s[n-6:]
+		if zone[1:] > "14:00" {
+			return time.Time{}, bad
 		}
-		return t, nil
 	}
-	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, time.UTC)
+	local := s[:len(s)-len(zone)]
+	if len(local) < 19 {
+		return time.Time{}, bad
+	}
+	frac := strings.TrimRight(local[19:], "0")
+	endOfDay := local[11:19] == "24:00:00" && (frac == "" || frac == ".")
+	if endOfDay {
+		local = local[:11] + "00" + local[13:]
+	}
+	var t time.Time
+	var err error
+	if zone != "" {
+		t, err = time.ParseInLocation("2006-01-02T15:04:05Z07:00", local+zone, time.UTC)
+	} else {
+		t, err = time.ParseInLocation("2006-01-02T15:04:05", local, time.UTC)
+		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), noZone)
+	}
 	if err != nil {
-		return time.Time{}, errors.New("not a valid dateTime")
+		return time.Time{}, bad
 	}
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), noZone), nil
+	if endOfDay {
+		t = t.AddDate(0, 0, 1)
+	}
+	return t, nil
 }
 
 func appendDateTime(b []byte, t time.Time) ([]byte, error) {
