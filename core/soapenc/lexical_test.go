@@ -18,7 +18,9 @@ import (
 // (white space collapsed, signs, leading zeros, INF, zones, 24:00:00), and
 // forms XML Schema does not have are refused.
 func TestLexicalForms(t *testing.T) {
-	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time { return time.Date(y, mo, d, h, mi, s, ns, time.UTC) }
+	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	}
 	zone := func(h, m int) *time.Location { return time.FixedZone("", h*3600+m*60) }
 	tests := []struct {
 		text string
