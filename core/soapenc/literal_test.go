@@ -133,3 +133,27 @@ func TestLiteralErrors(t *testing.T) {
 		})
 	}
 }
+
+// Fields is the accessor list the Encoder writes: what core/wsdl describes.
+func TestFields(t *testing.T) {
+	fields, err := soapenc.Fields(reflect.TypeFor[*Embedded]())
+	require.NoError(t, err)
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"street", "city", "zip", "Extra"}, names, "promoted fields in place")
+	assert.True(t, fields[2].OmitEmpty)
+	assert.Equal(t, reflect.TypeFor[*int](), fields[2].Type)
+
+	fields, err = soapenc.Fields(reflect.TypeFor[Person]())
+	require.NoError(t, err)
+	assert.Len(t, fields, 6, "XMLName, soap:\"-\" and unexported fields left out")
+
+	_, err = soapenc.Fields(reflect.TypeFor[int]())
+	assert.Equal(t, soapenc.SubcodeUnsupported, subcode(t, err))
+	_, err = soapenc.Fields(reflect.TypeFor[struct {
+		A int `soap:"a b"`
+	}]())
+	assert.Equal(t, soapenc.SubcodeUnsupported, subcode(t, err))
+}

@@ -150,3 +150,34 @@ func TypeName(t reflect.Type, v Version, typeNamespace string) (name xml.Name, o
 	}
 	return xml.Name{}, false
 }
+
+// Field is one accessor of a struct type, as the Encoder writes it and the
+// Decoder reads it.
+type Field struct {
+	Name      string       // the element name
+	Type      reflect.Type // the field's Go type
+	OmitEmpty bool         // left out when empty (tag option omitempty)
+}
+
+// Fields lists the accessors of struct type t (pointers are followed) in
+// the order the Encoder writes them: names from tags, skipped fields left
+// out, the fields of embedded structs promoted in place. It is what a
+// schema generator (core/wsdl) describes. It returns an *Error for a type
+// that is not a struct or whose fields cannot be encoded.
+func Fields(t reflect.Type) ([]Field, error) {
+	ti := infoOf(t)
+	for ti.kind == kPtr {
+		ti = ti.elem
+	}
+	if ti.kind != kStruct {
+		return nil, errorf(SubcodeUnsupported, "%s is not a struct type", t)
+	}
+	out := make([]Field, len(ti.fields))
+	for i, f := range ti.fields {
+		if !validNCName(f.name) {
+			return nil, errorf(SubcodeUnsupported, "%s", f.ti.err)
+		}
+		out[i] = Field{Name: f.name, Type: ti.t.FieldByIndex(f.index).Type, OmitEmpty: f.omitEmpty}
+	}
+	return out, nil
+}

@@ -106,16 +106,27 @@ func (s *schema) array(t reflect.Type) (string, error) {
 			`</xsd:restriction></xsd:complexContent>`, item)
 	} else {
 		fmt.Fprintf(&b, `<xsd:sequence><xsd:element name="item" type="%s" minOccurs="0" maxOccurs="unbounded"%s/></xsd:sequence>`,
-			item, nillable(t.Elem()))
+			item, nillable(t.Elem(), false, true))
 	}
 	b.WriteString(`</xsd:complexType>`)
 	s.defs = append(s.defs, b.String())
 	return "tns:" + name, nil
 }
 
-func nillable(t reflect.Type) string {
-	if t.Kind() == reflect.Pointer {
+// nillable returns the nillable attribute for an element of type t when
+// core/soapenc may write it xsi:nil="true": a nil pointer, map or
+// interface; a nil slice when encoded or as a list item (item).
+func nillable(t reflect.Type, encoded, item bool) string {
+	if t == reflect.TypeFor[xml.Name]() { // the zero QName
 		return ` nillable="true"`
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Interface:
+		return ` nillable="true"`
+	case reflect.Slice:
+		if isList(t) && (encoded || item) {
+			return ` nillable="true"`
+		}
 	}
 	return ""
 }
@@ -161,68 +172,29 @@ func (s *schema) elements(b *strings.Builder, parts []Part) error {
 		case p.Optional:
 			b.WriteString(` minOccurs="0"`)
 		}
-		if p.Type.Kind() == reflect.Pointer {
-			b.WriteString(` nillable="true"`)
+		if repeated {
+			b.WriteString(nillable(t.Elem(), false, true))
+		} else {
+			b.WriteString(nillable(p.Type, s.encoded, false))
 		}
 		b.WriteString(`/>`)
 	}
 	return nil
 }
 
-// structFields lists the fields of a struct as parts, named as core/soapenc
-// and core/rpc name them.
+// structFields lists the fields of a struct as parts, as core/soapenc
+// writes them (soapenc.Fields), so the schema describes what goes on the
+// wire.
 func structFields(t reflect.Type) ([]Part, error) {
-	var ps []Part
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() || (f.Name == "XMLName" && f.Type == reflect.TypeFor[xml.Name]()) {
-			continue
-		}
-		name, omitempty, skip := tagName(f)
-		if skip {
-			continue
-		}
-		if f.Anonymous && deref(f.Type).Kind() == reflect.Struct && name == f.Name {
-			inner, err := structFields(deref(f.Type))
-			if err != nil {
-				return nil, err
-			}
-			ps = append(ps, inner...)
-			continue
-		}
-		ps = append(ps, Part{Name: name, Type: f.Type, Optional: omitempty || f.Type.Kind() == reflect.Pointer})
+	fields, err := soapenc.Fields(t)
+	if err != nil {
+		return nil, fmt.Errorf("wsdl: %w", err)
+	}
+	ps := make([]Part, len(fields))
+	for i, f := range fields {
+		ps[i] = Part{Name: f.Name, Type: f.Type, Optional: f.OmitEmpty || f.Type.Kind() == reflect.Pointer}
 	}
 	return ps, nil
-}
-
-func tagName(f reflect.StructField) (name string, omitempty, skip bool) {
-	if tag, ok := f.Tag.Lookup("soap"); ok {
-		parts := strings.Split(tag, ",")
-		if parts[0] == "-" && len(parts) == 1 {
-			return "", false, true
-		}
-		name = parts[0]
-		for _, o := range parts[1:] {
-			omitempty = omitempty || o == "omitempty"
-		}
-	}
-	if name == "" {
-		if tag, ok := f.Tag.Lookup("xml"); ok {
-			n, opts, _ := strings.Cut(tag, ",")
-			if n == "-" {
-				return "", false, true
-			}
-			if i := strings.LastIndexByte(n, ' '); i >= 0 {
-				n = n[i+1:]
-			}
-			name = n
-			omitempty = omitempty || strings.Contains(opts, "omitempty")
-		}
-	}
-	if name == "" {
-		name = f.Name
-	}
-	return name, omitempty, false
 }
 
 func upperFirst(s string) string {

@@ -40,6 +40,38 @@ type ShapeResp struct {
 	OK    bool    `soap:"ok"`
 }
 
+// Base is embedded in Outer: its fields are promoted.
+type Base struct {
+	ID int64 `soap:"id"`
+}
+
+// Outer nests structs and arrays in every way the schema has to describe.
+type Outer struct {
+	Base
+	Name   string            `soap:"name"`
+	Inner  Inner             `soap:"inner"`
+	Opt    *Inner            `soap:"opt"`
+	Inners []Inner           `soap:"inners"`
+	Grid   [][]int32         `soap:"grid"`
+	Attrs  map[string]string `soap:"attrs"`
+	Note   string            `soap:"note,omitempty"`
+	Skip   string            `soap:"-"`
+}
+
+type Inner struct {
+	Values []float64 `soap:"values"`
+	Kind   xml.Name  `soap:"kind"`
+	Hex    []byte    `soap:"hex"`
+}
+
+type NestReq struct {
+	Outer Outer `soap:"outer"`
+}
+
+type NestResp struct {
+	Return []Outer `soap:"return"`
+}
+
 type EchoReq struct {
 	S string `soap:"s"`
 }
@@ -56,6 +88,9 @@ func newService(style rpc.Style) *rpc.Service {
 	rpc.Register(s, "measure", func(_ context.Context, r *ShapeReq) (*ShapeResp, error) {
 		return &ShapeResp{}, nil
 	}, rpc.WithAction("urn:measure"))
+	rpc.Register(s, "nest", func(_ context.Context, r *NestReq) (*NestResp, error) {
+		return &NestResp{Return: []Outer{r.Outer}}, nil
+	})
 	return s
 }
 
@@ -115,13 +150,13 @@ func TestWSDLGolden(t *testing.T) {
 			assert.Equal(t, "urn:soapwire:shapes", d.TNS)
 			require.Len(t, d.PortTypes, 1)
 			require.Len(t, d.Bindings, 2)
-			for _, op := range []string{"echo", "measure"} {
+			for _, op := range []string{"echo", "measure", "nest"} {
 				assert.True(t, hasOp(d.PortTypes[0].Ops, op), op)
 				for _, bd := range d.Bindings {
 					assert.True(t, hasOp(bd.Ops, op), "%s in %s", op, bd.Name)
 				}
 			}
-			assert.Len(t, d.Messages, 4)
+			assert.Len(t, d.Messages, 6)
 			require.Len(t, d.Ports, 2)
 
 			golden := filepath.Join("testdata", tt.file)
