@@ -1,0 +1,5 @@
+//go:build race
+
+package xmlscan_test
+
+const raceEnabled = true

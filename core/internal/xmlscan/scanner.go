@@ -1,0 +1,274 @@
+package xmlscan
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Scanner reads a document token by token (see the package documentation).
+type Scanner struct {
+	src    io.Reader // the input: cnt, or a UTF-16 transcoder over it
+	cnt    counter
+	buf    []byte
+	pos    int   // the next unread byte in buf
+	end    int   // the end of the buffered input
+	base   int64 // input offset of buf[0] (after a byte order mark)
+	rerr   error // the input's end (io.EOF) or failure, once seen
+	lim    Limits
+	maxTok int
+	utf16  bool // the input is UTF-16, transcoded as it is read
+
+	tok      Token
+	elemName qname    // the name of the start tag scanStart found
+	sc       *scratch // pooled buffers; nil once released
+	names    []byte   // qualified names of the open elements
+	nsbuf    []byte   // prefixes and URIs of the bindings in scope
+	stack    []elem
+	ns       []NS // bindings in scope, innermost last
+	attrs    []Attr
+	raw      []rawAttr
+	// duplicate lookups for a start tag with many attributes
+	dups     map[string]struct{}
+	expanded map[string]int
+	cut      elem // the scope of the element the last token closed, dropped at the next call
+	hasCut   bool
+	pendEnd  bool // the start tag returned last was empty: its end comes next
+	inCDATA  bool // inside a CDATA section returned in pieces
+	begun    bool // the byte order mark has been looked for
+	root     bool // the root element has started
+	err      error
+}
+
+// elem is an open element.
+type elem struct {
+	name  int    // offset of its qualified name in names
+	nlen  int    // length of the qualified name
+	plen  int    // length of the prefix, 0 for none
+	space []byte // its namespace URI
+	ns    int    // len(ns) before its declarations
+	nsbuf int    // len(nsbuf) before its declarations
+}
+
+// NewScanner returns a Scanner reading r within lim.
+func NewScanner(r io.Reader, lim Limits) *Scanner {
+	s := &Scanner{}
+	s.init(r, lim, scratchPool.Get().(*scratch))
+	return s
+}
+
+func (s *Scanner) init(r io.Reader, lim Limits, sc *scratch) {
+	s.cnt = counter{r: r, max: lim.MaxBytes}
+	s.src = &s.cnt
+	s.lim = lim
+	s.maxTok = max(lim.MaxTokenBytes, 0)
+	s.sc = sc
+	s.buf = sc.buf
+	s.names, s.nsbuf = sc.names[:0], sc.nsbuf[:0]
+	s.stack, s.ns, s.attrs, s.raw = sc.stack[:0], sc.ns[:0], sc.attrs[:0], sc.raw[:0]
+}
+
+// release hands the buffers back to the pool once the input has ended or
+// failed: nothing reads them again (s.err is sticky).
+func (s *Scanner) release() {
+	sc := s.sc
+	if sc == nil {
+		return
+	}
+	s.sc = nil
+	if len(s.buf) <= maxPooled {
+		sc.buf = s.buf
+	}
+	sc.names, sc.nsbuf = s.names[:0], s.nsbuf[:0]
+	sc.stack, sc.ns, sc.attrs, sc.raw = s.stack[:0], s.ns[:0], s.attrs[:0], s.raw[:0]
+	if cap(sc.names) <= maxPooled && cap(sc.nsbuf) <= maxPooled && cap(sc.stack) <= 1024 && cap(sc.ns) <= 1024 &&
+		cap(sc.attrs) <= 1024 && cap(sc.raw) <= 1024 && len(sc.buf) >= defaultBufSize && len(sc.buf) <= maxPooled {
+		scratchPool.Put(sc)
+	}
+	s.buf, s.names, s.nsbuf, s.stack, s.ns, s.attrs, s.raw = nil, nil, nil, nil, nil, nil, nil
+	s.pos, s.end = 0, 0
+	s.tok = Token{}
+}
+
+// Depth is the number of open elements. After an end tag it no longer counts
+// the element that closed.
+func (s *Scanner) Depth() int { return len(s.stack) }
+
+// Offset is the number of input bytes consumed so far (after a byte order
+// mark, and counted in UTF-8 for UTF-16 input): after a token, the offset of
+// its end.
+func (s *Scanner) Offset() int64 { return s.base + int64(s.pos) }
+
+var xmlURI = []byte(XMLNamespace)
+
+// Lookup resolves a prefix in the current scope (an empty prefix is the
+// default namespace, bound to no namespace unless declared). After an end
+// tag the scope is still the closed element's until Next is called again, so
+// a QName in an element's text can be resolved at its end. The URI returned
+// must not be modified.
+func (s *Scanner) Lookup(prefix []byte) ([]byte, bool) {
+	if string(prefix) == "xml" {
+		return xmlURI, true
+	}
+	for i := len(s.ns) - 1; i >= 0; i-- {
+		if bytes.Equal(s.ns[i].Prefix, prefix) {
+			return s.ns[i].URI, len(s.ns[i].URI) > 0 || len(prefix) == 0
+		}
+	}
+	return nil, len(prefix) == 0
+}
+
+// InScope appends to dst every binding in effect at the current position:
+// one per prefix (the innermost), outermost first. The xml prefix is
+// implicit and never listed; neither is a default namespace undeclared
+// (xmlns="") with no declaration outside it.
+func (s *Scanner) InScope(dst []NS) []NS {
+	start := len(dst)
+outer:
+	for i := len(s.ns) - 1; i >= 0; i-- {
+		for _, d := range dst[start:] {
+			if bytes.Equal(d.Prefix, s.ns[i].Prefix) {
+				continue outer
+			}
+		}
+		dst = append(dst, s.ns[i])
+	}
+	for i, j := start, len(dst)-1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst
+}
+
+// failAt records a sticky error found at buf[pos+rel].
+func (s *Scanner) failAt(rel int, err error, format string, args ...any) error {
+	s.err = &SyntaxError{Offset: s.base + int64(s.pos+rel), Msg: fmt.Sprintf(format, args...), Err: err}
+	s.release()
+	return s.err
+}
+
+func (s *Scanner) topName() string {
+	if len(s.stack) == 0 {
+		return ""
+	}
+	e := s.stack[len(s.stack)-1]
+	return string(s.names[e.name : e.name+e.nlen])
+}
+
+// Next returns the next token. It returns io.EOF once the root element has
+// closed and only white space and comments followed it to the end of the
+// input.
+func (s *Scanner) Next() (*Token, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.hasCut {
+		s.hasCut = false
+		s.names = s.names[:s.cut.name]
+		s.ns, s.nsbuf = s.ns[:s.cut.ns], s.nsbuf[:s.cut.nsbuf]
+	}
+	if s.pendEnd {
+		s.pendEnd = false
+		return s.closeTop(), nil
+	}
+	if !s.begun {
+		if err := s.begin(); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		if s.pos >= s.end {
+			if !s.more(1) {
+				return s.atEnd()
+			}
+			continue
+		}
+		if s.inCDATA {
+			t, err := s.cdata()
+			if t != nil || err != nil {
+				return t, err
+			}
+			continue
+		}
+		if s.buf[s.pos] != '<' {
+			if len(s.stack) == 0 {
+				if err := s.outside(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return s.text()
+		}
+		if s.end-s.pos < 2 {
+			if err := s.moreFor("a tag"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var t *Token
+		var err error
+		switch s.buf[s.pos+1] {
+		case '/':
+			t, err = s.endTag()
+		case '!':
+			t, err = s.bang()
+		case '?':
+			err = s.procInst()
+		default:
+			t, err = s.startTag()
+		}
+		if t != nil || err != nil {
+			return t, err
+		}
+	}
+}
+
+// atEnd handles the end of the input (or a read error) between tokens.
+func (s *Scanner) atEnd() (*Token, error) {
+	switch {
+	case s.rerr != io.EOF:
+		return nil, s.readFailure("the document")
+	case len(s.stack) > 0:
+		return nil, s.failAt(0, io.ErrUnexpectedEOF, "unexpected end of input inside <%s>", s.topName())
+	case s.inCDATA:
+		return nil, s.failAt(0, io.ErrUnexpectedEOF, "unexpected end of input in a CDATA section")
+	case !s.root:
+		return nil, s.failAt(0, io.ErrUnexpectedEOF, "no root element")
+	}
+	s.err = io.EOF
+	s.release()
+	return nil, io.EOF
+}
+
+// outside skips white space outside the root element.
+func (s *Scanner) outside() error {
+	for i := s.pos; i < s.end; i++ {
+		switch c := s.buf[i]; c {
+		case ' ', '\t', '\n', '\r':
+		case '<':
+			s.pos = i
+			return nil
+		default:
+			s.pos = i
+			return s.failAt(0, nil, "text outside the root element")
+		}
+	}
+	s.pos = s.end
+	return nil
+}
+
+// closeTop pops the innermost element and returns its end tag; its
+// namespace scope lasts until the next call.
+func (s *Scanner) closeTop() *Token {
+	e := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.cut, s.hasCut = e, true
+	qn := s.names[e.name : e.name+e.nlen]
+	s.tok = Token{Kind: EndElement}
+	s.tok.Name.Space = e.space
+	if e.plen > 0 {
+		s.tok.Name.Prefix, s.tok.Name.Local = qn[:e.plen], qn[e.plen+1:]
+	} else {
+		s.tok.Name.Local = qn
+	}
+	return &s.tok
+}
