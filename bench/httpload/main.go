@@ -10,11 +10,17 @@
 //   - soapwire: NewHandler around a core.Handler that decodes the echoString
 //     request (core.ReadMessage, strict namespace-aware reading, limits) and
 //     answers an echoStringResponse carrying the message (about 1 KiB);
+//
 //   - net/http: a handler that reads the body and writes a fixed 1 KiB
 //     SOAP reply.
 //
-// Rounds alternate between the two (A B B A A B …) so a change in the
-// machine's load hits both alike, and the figures are medians over rounds.
+//   - soapwire-stream: the same without encoding/xml unmarshalling: the reply
+//     streams the request's body element back as it is read.
+//
+// Rounds run every server in turn, in an order that rotates and reverses
+// from round to round, so a change in the machine's load hits all alike;
+// the figures are medians over rounds, and each ratio the median of the
+// per-round ratios to net/http.
 //
 //	go run ./bench/httpload -rounds 10 -duration 3s
 package main
@@ -49,7 +55,7 @@ import (
 const echoNS = "urn:soapwire:bench"
 
 func main() {
-	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire or net-http) and print the address")
+	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-stream or net-http) and print the address")
 	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
 	duration := flag.Duration("duration", 3*time.Second, "length of each round")
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
@@ -103,6 +109,23 @@ func handler(kind string) (http.Handler, error) {
 			}
 			b.WriteString(`</return></e:echoStringResponse>`)
 			return m.Reply(core.RawBody(b.Bytes())), nil
+		})
+		return soaphttp.NewHandler(echo), nil
+	case "soapwire-stream":
+		// No encoding/xml unmarshalling: the reply streams the request's
+		// body element back inside echoStringResponse, as it is read.
+		echo := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			name := xml.Name{Space: echoNS, Local: "echoStringResponse"}
+			return m.Reply(core.StreamBody(name, func(w io.Writer) error {
+				if _, err := io.WriteString(w, `<e:echoStringResponse xmlns:e="`+echoNS+`">`); err != nil {
+					return err
+				}
+				if _, err := m.Body().WriteTo(w); err != nil {
+					return err
+				}
+				_, err := io.WriteString(w, `</e:echoStringResponse>`)
+				return err
+			})), nil
 		})
 		return soaphttp.NewHandler(echo), nil
 	case "net-http":
@@ -301,7 +324,8 @@ func median(xs []float64) float64 {
 }
 
 func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error {
-	kinds := []string{"soapwire", "net-http"}
+	kinds := []string{"soapwire", "soapwire-stream", "net-http"}
+	base := len(kinds) - 1 // net-http, the baseline
 	children := make([]*child, len(kinds))
 	for i, k := range kinds {
 		c, err := startChild(k)
@@ -326,9 +350,14 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error
 	}
 	results := make([][]round, len(kinds))
 	for r := range rounds {
-		order := []int{0, 1}
+		// rotate the order, and reverse it every other round, so no
+		// server always runs first or right after the same one
+		order := make([]int, len(kinds))
+		for i := range order {
+			order[i] = (i + r) % len(kinds)
+		}
 		if r%2 == 1 {
-			order = []int{1, 0}
+			slices.Reverse(order)
 		}
 		for _, i := range order {
 			res, err := load(client, children[i], body, inflight, d)
@@ -336,13 +365,9 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error
 				return fmt.Errorf("%s: %w", kinds[i], err)
 			}
 			results[i] = append(results[i], res)
-			fmt.Fprintf(out, "round %2d %-8s %8.0f req/s  server %6.1f µs/req  client %6.1f µs/req\n",
+			fmt.Fprintf(out, "round %2d %-15s %8.0f req/s  server %6.1f µs/req  client %6.1f µs/req\n",
 				r+1, kinds[i], res.rps(), res.serverPerReq(), res.clientPerReq())
 		}
-	}
-	var ratios []float64
-	for r := range rounds {
-		ratios = append(ratios, results[0][r].rps()/results[1][r].rps())
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "| server | req/s (median) | server CPU µs/req | client CPU µs/req | req/s vs net/http |")
@@ -355,7 +380,11 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error
 			cli = append(cli, res.clientPerReq())
 		}
 		ratio := "1.00x"
-		if i == 0 {
+		if i != base {
+			var ratios []float64
+			for r := range rounds {
+				ratios = append(ratios, results[i][r].rps()/results[base][r].rps())
+			}
 			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", median(ratios))
 		}
 		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s |\n", k, median(rps), median(srv), median(cli), ratio)
