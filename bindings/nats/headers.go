@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 
@@ -59,6 +60,7 @@ const (
 	SubcodeMismatchedSoapAction    = "mismatchedSoapAction"
 	SubcodeMismatchedMessageID     = "mismatchedMessageID"
 	SubcodeMismatchedTargetService = "mismatchedTargetService"
+	SubcodeMalformedHeader         = "malformedHeader" // a value that is not UTF-8 text
 )
 
 // Subcode returns the xml.Name of one of the binding's subcodes.
@@ -97,6 +99,9 @@ func readHeaders(h nats.Header) (wire, *core.Fault) {
 			continue
 		}
 		for _, v := range vs {
+			if !headerText(v) {
+				return w, headerFault(SubcodeMalformedHeader, "the %s header is not UTF-8 text without control characters: %q", name, v)
+			}
 			v = strings.TrimSpace(v)
 			if i == 1 {
 				v = unquote(v)
@@ -274,8 +279,8 @@ func writeHeaders(m *core.Message, v core.Version, target string) (nats.Header, 
 		target = m.To
 	}
 	for _, s := range [...]struct{ name, v string }{{"action", m.Action}, {"message id", m.ID}, {"To", target}} {
-		if strings.ContainsAny(s.v, "\r\n\x00") {
-			return nil, fmt.Errorf("%w: the %s %q has a line break or NUL, which a NATS header cannot carry", ErrBadHeader, s.name, s.v)
+		if !headerText(s.v) {
+			return nil, fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
 	h := make(nats.Header, 4)
@@ -290,6 +295,20 @@ func writeHeaders(m *core.Message, v core.Version, target string) (nats.Header, 
 		h[HeaderTargetService] = []string{target}
 	}
 	return h, nil
+}
+
+// headerText reports whether s can be a header value: UTF-8 without
+// control characters (tab aside).
+func headerText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // headerSize is about what h takes on the wire ("NATS/1.0\r\n", one line a
