@@ -64,9 +64,19 @@ func FuzzDecode(f *testing.F) {
 		d.Version = soapenc.Version(version % 3)
 		d.MaxNodes, d.MaxDepth, d.MaxArraySize = 5000, 64, 1<<16
 		el, err := d.ReadBody()
+		// the same body read through Token (encoding/xml resolving the
+		// prefixes) instead of RawToken: what RawToken accepts, Token reads
+		// into the same tree
+		dt := soapenc.NewDecoder(tokenOnly{xml.NewDecoder(strings.NewReader(body))})
+		dt.Version, dt.MaxNodes, dt.MaxDepth, dt.MaxArraySize = d.Version, d.MaxNodes, d.MaxDepth, d.MaxArraySize
+		elt, errt := dt.ReadBody()
 		if err != nil {
 			return
 		}
+		if errt != nil {
+			t.Fatalf("RawToken read the body, Token refused it: %v", errt)
+		}
+		sameTree(t, el, elt, 6)
 		var target fuzzTarget
 		_ = el.Decode(&target)
 		var generic any

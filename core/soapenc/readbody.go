@@ -112,6 +112,8 @@ type builder struct {
 	lasts                        []*Element // by depth: the last child of the open element
 	ids                          map[string]*Element
 	refs                         []*Element
+	raw                          bool       // reading RawTokens of a fresh *xml.Decoder
+	rawNames                     []xml.Name // raw mode: the open elements' names as written
 }
 
 func (b *builder) newElement() *Element {
@@ -124,8 +126,12 @@ func (b *builder) newElement() *Element {
 }
 
 func (b *builder) read() error {
+	next := b.d.r.Token
+	if x, ok := b.d.r.(*xml.Decoder); ok && x.InputOffset() == 0 {
+		b.raw, next = true, x.RawToken // see rawtoken.go
+	}
 	for {
-		tok, err := b.d.r.Token()
+		tok, err := next()
 		if err == io.EOF {
 			if b.cur != nil {
 				return io.ErrUnexpectedEOF
@@ -137,12 +143,22 @@ func (b *builder) read() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if b.raw {
+				if err := b.resolveRaw(&t); err != nil {
+					return err
+				}
+			}
 			if err := b.start(t); err != nil {
 				return err
 			}
 		case xml.EndElement:
 			if b.cur == nil {
 				return errorf(SubcodeBadValue, "unexpected end element %s", t.Name.Local)
+			}
+			if b.raw {
+				if err := b.endRaw(t); err != nil {
+					return err
+				}
 			}
 			if b.cur.first == nil && len(b.text) > 0 {
 				b.cur.text = string(b.text)

@@ -1,0 +1,86 @@
+package soapenc_test
+
+import (
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soapwire/soapwire/core/soapenc"
+)
+
+// tokenOnly hides the *xml.Decoder behind a plain TokenReader, so the
+// Decoder reads Token (namespace-resolved by encoding/xml) instead of
+// RawToken (resolved by soapenc).
+type tokenOnly struct{ d *xml.Decoder }
+
+func (r tokenOnly) Token() (xml.Token, error) { return r.d.Token() }
+
+// readBoth reads body through RawToken and through Token.
+func readBoth(body string) (raw, tok *soapenc.Element, rawErr, tokErr error) {
+	raw, rawErr = soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(body))).ReadBody()
+	tok, tokErr = soapenc.NewDecoder(tokenOnly{xml.NewDecoder(strings.NewReader(body))}).ReadBody()
+	return
+}
+
+// sameTree compares two element trees (names, types, text, nil, children;
+// references followed) down to depth, visiting at most 10000 elements.
+func sameTree(t testing.TB, a, b *soapenc.Element, depth int) {
+	t.Helper()
+	budget := 10000
+	compareTree(t, a, b, depth, &budget)
+}
+
+func compareTree(t testing.TB, a, b *soapenc.Element, depth int, budget *int) {
+	t.Helper()
+	if *budget--; *budget < 0 {
+		return
+	}
+	require.Equal(t, a.Name, b.Name)
+	require.Equal(t, a.Type(), b.Type(), "%s", a.Name.Local)
+	require.Equal(t, a.Text(), b.Text(), "%s", a.Name.Local)
+	require.Equal(t, a.IsNil(), b.IsNil(), "%s", a.Name.Local)
+	ak, bk := a.Children(), b.Children()
+	require.Equal(t, len(ak), len(bk), "%s", a.Name.Local)
+	if depth == 0 {
+		return
+	}
+	for i := range ak {
+		compareTree(t, ak[i], bk[i], depth-1, budget)
+	}
+}
+
+// TestRawTokens: reading a fresh *xml.Decoder with RawToken gives the tree
+// Token gives, for every encoded round-trip value.
+func TestRawTokens(t *testing.T) {
+	for _, tc := range roundTrips() {
+		for _, v := range versions {
+			x := encode(t, soapenc.Encoder{Version: v, MultiRefs: true, TypeNamespace: "urn:t"}, tc.in)
+			raw, tok, rawErr, tokErr := readBoth(x)
+			require.NoError(t, rawErr, x)
+			require.NoError(t, tokErr, x)
+			sameTree(t, raw, tok, 8)
+		}
+	}
+	raw, tok, rawErr, tokErr := readBoth(`<m:op xmlns:m="urn:m" xmlns="urn:d"><a xml:lang="fr" xmlns:p="urn:p" p:x="1"><p:b/></a></m:op>`)
+	require.NoError(t, rawErr)
+	require.NoError(t, tokErr)
+	sameTree(t, raw, tok, 8)
+	assert.Equal(t, xml.Name{Space: "urn:p", Local: "b"}, raw.Children()[0].Children()[0].Name)
+	assert.Equal(t, xml.Name{Space: "urn:d", Local: "a"}, raw.Children()[0].Name)
+}
+
+func TestRawTokenErrors(t *testing.T) {
+	for _, body := range []string{
+		`<a><b></a></b>`,
+		`<a></b>`,
+		`<p:a xmlns:q="urn:q"></p:a>`,
+		`<a q:x="1"/>`,
+		`<p:a xmlns:p="urn:p"></q:a>`,
+	} {
+		_, err := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(body))).ReadBody()
+		assert.Error(t, err, body)
+	}
+}
