@@ -1,0 +1,174 @@
+package smtp
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// capConn is a net.Conn whose deadlines are capped: whatever deadline its
+// user (go-smtp, crypto/tls) sets, the read and write caps win when they
+// are earlier. The server caps a session's life and cuts idle sessions at
+// shutdown with it; the Sender makes a ctx deadline or cancellation reach
+// I/O that go-smtp's client does with deadlines of its own.
+type capConn struct {
+	net.Conn
+
+	mu         sync.Mutex
+	rd, wd     time.Time // deadlines the conn's user asked for
+	rcap, wcap time.Time // caps; zero: none
+
+	closeOnce sync.Once
+	onClose   func()
+
+	// server sessions only
+	inData  bool
+	closing bool
+}
+
+func newCapConn(c net.Conn) *capConn { return &capConn{Conn: c} }
+
+func earliest(t, limit time.Time) time.Time {
+	if limit.IsZero() || (!t.IsZero() && t.Before(limit)) {
+		return t
+	}
+	return limit
+}
+
+func (c *capConn) applyLocked() error {
+	err := c.Conn.SetReadDeadline(earliest(c.rd, c.rcap))
+	if werr := c.Conn.SetWriteDeadline(earliest(c.wd, c.wcap)); err == nil {
+		err = werr
+	}
+	return err
+}
+
+func (c *capConn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rd, c.wd = t, t
+	return c.applyLocked()
+}
+
+func (c *capConn) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rd = t
+	return c.applyLocked()
+}
+
+func (c *capConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wd = t
+	return c.applyLocked()
+}
+
+// setCaps sets both caps (zero removes them).
+func (c *capConn) setCaps(r, w time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rcap, c.wcap = r, w
+	c.applyLocked()
+}
+
+func (c *capConn) Close() error {
+	err := c.Conn.Close()
+	c.closeOnce.Do(func() {
+		if c.onClose != nil {
+			c.onClose()
+		}
+	})
+	return err
+}
+
+// setInData marks a server session as receiving a mail's data, which a
+// shutdown lets finish. When it ends during a shutdown, the next read is cut
+// (the reply to the data is still written).
+func (c *capConn) setInData(v bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inData = v
+	if !v && c.closing {
+		c.rcap = time.Unix(1, 0)
+		c.applyLocked()
+	}
+}
+
+// shutdown cuts the session's next (or current) read unless it is receiving
+// a mail's data; go-smtp then answers 421 and closes.
+func (c *capConn) shutdown() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closing = true
+	if !c.inData {
+		c.rcap = time.Unix(1, 0)
+		c.applyLocked()
+	}
+}
+
+// sessions is a listener that bounds the server's concurrent sessions and
+// the life of each, and can cut them all for a shutdown.
+type sessions struct {
+	net.Listener
+	max  int
+	life time.Duration
+	busy func(net.Conn) // answers a connection beyond max
+
+	mu    sync.Mutex
+	conns map[*capConn]struct{}
+	down  bool
+}
+
+func (s *sessions) Accept() (net.Conn, error) {
+	for {
+		c, err := s.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		if s.down || (s.max > 0 && len(s.conns) >= s.max) {
+			s.mu.Unlock()
+			go s.busy(c)
+			continue
+		}
+		cc := newCapConn(c)
+		s.conns[cc] = struct{}{}
+		cc.onClose = func() {
+			s.mu.Lock()
+			delete(s.conns, cc)
+			s.mu.Unlock()
+		}
+		s.mu.Unlock()
+		if s.life > 0 {
+			end := time.Now().Add(s.life)
+			cc.setCaps(end, end)
+		}
+		return cc, nil
+	}
+}
+
+// shutdown refuses new sessions and cuts the idle ones.
+func (s *sessions) shutdown() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = true
+	for c := range s.conns {
+		c.shutdown()
+	}
+}
+
+// find returns the capConn under c (a *tls.Conn after STARTTLS).
+func findCapConn(c net.Conn) *capConn {
+	for range 4 {
+		switch v := c.(type) {
+		case *capConn:
+			return v
+		case interface{ NetConn() net.Conn }:
+			c = v.NetConn()
+		default:
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package smtp
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// delivery is a claimed mail: its file in work/, open and locked.
+type delivery struct {
+	r    *Receiver
+	f    *os.File
+	name string
+	m    *core.Message
+
+	mu    sync.Mutex
+	state int
+}
+
+const (
+	open = iota
+	acked
+	nacked
+	released
+)
+
+var _ core.Delivery = (*delivery)(nil)
+
+func (d *delivery) Message() *core.Message { return d.m }
+
+// Ack deletes the mail, or moves it to done/ WithArchive.
+func (d *delivery) Ack(ctx context.Context) error { return d.settleOnce(ctx, true, nil) }
+
+// Nack parks the mail in failed/ with its fault beside it.
+func (d *delivery) Nack(ctx context.Context, cause error) error {
+	return d.settleOnce(ctx, false, cause)
+}
+
+func (d *delivery) settleOnce(ctx context.Context, ack bool, cause error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch d.state {
+	case acked:
+		if ack {
+			return nil
+		}
+		return core.ErrSettled
+	case nacked:
+		if !ack {
+			return nil
+		}
+		return core.ErrSettled
+	case released:
+		return ErrReleased
+	}
+	if err := d.settleLocked(ctx, ack, cause); err != nil {
+		return err
+	}
+	d.r.forget(d)
+	return nil
+}
+
+// settle settles a delivery no one else sees yet.
+func (d *delivery) settle(ctx context.Context, ack bool, cause error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.settleLocked(ctx, ack, cause)
+}
+
+func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) error {
+	mb := d.r.mb
+	work := mb.Path(FolderWork, d.name)
+	if ack {
+		var err error
+		if d.r.o.archive {
+			if err = os.MkdirAll(mb.Path(FolderDone, ""), 0o700); err == nil {
+				err = os.Rename(work, mb.Path(FolderDone, d.name))
+			}
+		} else {
+			err = os.Remove(work)
+		}
+		if err != nil && !isNotExist(err) {
+			return fmt.Errorf("smtp: ack %s: %w", d.name, err)
+		}
+		d.state = acked
+		d.f.Close()
+		return nil
+	}
+	v := d.m.Version()
+	if v == 0 {
+		v = core.V12
+	}
+	if err := mb.writeDurable(FolderFailed, d.name+FaultSuffix, func(w io.Writer) error {
+		return writeFault(w, v, cause)
+	}); err != nil {
+		return fmt.Errorf("smtp: nack %s: writing the fault: %w", d.name, err)
+	}
+	if err := os.Rename(work, mb.Path(FolderFailed, d.name)); err != nil {
+		return fmt.Errorf("smtp: nack %s: %w", d.name, err)
+	}
+	if err := syncDir(mb.Path(FolderFailed, "")); err != nil {
+		d.r.o.log.ErrorContext(ctx, "smtp: fsync failed/", slog.Any("err", err))
+	}
+	d.state = nacked
+	d.f.Close()
+	d.r.o.log.InfoContext(ctx, "smtp: mail parked in failed/", slog.String("file", d.name), slog.Any("cause", cause))
+	return nil
+}
+
+// release returns an unsettled mail to new/ (Close).
+func (d *delivery) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.state != open {
+		return
+	}
+	mb := d.r.mb
+	if err := os.Rename(mb.Path(FolderWork, d.name), mb.Path(FolderNew, d.name)); err != nil {
+		d.r.o.log.Error("smtp: returning a mail to new/ failed; a Receiver will recover it", slog.String("file", d.name), slog.Any("err", err))
+	} else {
+		mb.push(d.name)
+	}
+	d.state = released
+	d.f.Close()
+}
+
+// FaultNamespace is the namespace of the Cause element writeFault adds to
+// the detail of a parked mail's fault.
+const FaultNamespace = "urn:soapwire:smtp"
+
+// writeFault writes the fault envelope of a parked mail. Its detail also
+// holds the cause's text (the file stays local, so internal text may
+// appear in it).
+func writeFault(w io.Writer, v core.Version, cause error) error {
+	if cause == nil {
+		cause = fmt.Errorf("smtp: no reason given")
+	}
+	f := *core.FaultOf(cause)
+	if msg := cause.Error(); msg != "" && !strings.Contains(f.Reason, msg) {
+		var b bytes.Buffer
+		b.Write(f.Detail)
+		b.WriteString(`<sw:Cause xmlns:sw="` + FaultNamespace + `">`)
+		xml.EscapeText(&b, []byte(msg))
+		b.WriteString(`</sw:Cause>`)
+		f.Detail = b.Bytes()
+	}
+	f.Version = v
+	m := core.NewMessage(v, core.FaultBody(&f))
+	_, err := m.Write(w, core.WriteOptions{XMLDeclaration: true})
+	return err
+}

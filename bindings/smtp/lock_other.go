@@ -1,0 +1,12 @@
+//go:build !unix
+
+package smtp
+
+import "os"
+
+// tryLock always succeeds where flock(2) is missing: there, run one Receiver
+// per Maildir.
+func tryLock(*os.File) (bool, error) { return true, nil }
+
+// syncDir does nothing where directories cannot be opened for fsync.
+func syncDir(string) error { return nil }

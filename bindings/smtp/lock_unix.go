@@ -1,0 +1,49 @@
+//go:build unix
+
+package smtp
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// tryLock takes an exclusive flock(2) on f without waiting: true if taken,
+// false if another open file holds it (in this process or another). The
+// kernel releases it when f is closed or the process dies, which is what
+// lets a Receiver tell a live claim from an abandoned one.
+func tryLock(f *os.File) (bool, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false, err
+	}
+	var lerr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			lerr = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB)
+			if !errors.Is(lerr, syscall.EINTR) {
+				return
+			}
+		}
+	}); err != nil {
+		return false, err
+	}
+	if errors.Is(lerr, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return lerr == nil, lerr
+}
+
+// syncDir fsyncs a directory, so that the names created in it or moved into
+// it survive a crash.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,346 @@
+package smtp
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Folders of a Maildir. tmp, new and cur are the Maildir standard's; the
+// others are this binding's and sit beside them.
+const (
+	FolderTmp    = "tmp"    // mails being written
+	FolderNew    = "new"    // mails delivered, not yet claimed
+	FolderCur    = "cur"    // the standard's "seen" folder; created, not used
+	FolderWork   = "work"   // mails claimed by a Receiver, being processed
+	FolderFailed = "failed" // mails parked by Nack, each with a NAME.fault.xml beside it
+	FolderDone   = "done"   // mails acknowledged, with WithArchive
+)
+
+// FaultSuffix ends the name of the fault file written beside a parked mail.
+const FaultSuffix = ".fault.xml"
+
+// maxQueued bounds the names a Maildir remembers for its Receivers; beyond
+// it, mail is found by scanning new/.
+const maxQueued = 8192
+
+// Maildir is a mail folder in the Maildir format: a Server delivers into it,
+// a Receiver takes mail out of it, and any MTA or delivery agent (Postfix,
+// Dovecot's LDA, procmail) may deliver into it too. A Maildir is safe for
+// concurrent use; several processes may open the same folder.
+//
+// A Server and Receivers sharing one *Maildir hand new mail over at once;
+// a Receiver notices mail delivered by anyone else within its poll interval.
+type Maildir struct {
+	root string
+	host string
+	pid  int
+	seq  atomic.Uint64
+	sync dirSyncer
+
+	mu       sync.Mutex
+	queue    []string
+	queued   map[string]struct{}
+	changed  chan struct{} // closed and replaced when queue grows
+	lastScan time.Time
+	scanning bool
+}
+
+// OpenMaildir opens the Maildir at dir, creating it and its folders (mode
+// 0700) when missing.
+func OpenMaildir(dir string) (*Maildir, error) {
+	for _, f := range []string{FolderTmp, FolderNew, FolderCur, FolderWork, FolderFailed} {
+		if err := os.MkdirAll(filepath.Join(dir, f), 0o700); err != nil {
+			return nil, fmt.Errorf("smtp: open maildir %s: %w", dir, err)
+		}
+	}
+	host, _ := os.Hostname()
+	host = strings.NewReplacer("/", `\057`, ":", `\072`, ".", "_").Replace(host)
+	if host == "" {
+		host = "localhost"
+	}
+	return &Maildir{
+		root:    dir,
+		host:    host,
+		pid:     os.Getpid(),
+		queued:  make(map[string]struct{}),
+		changed: make(chan struct{}),
+	}, nil
+}
+
+// Dir returns the Maildir's folder.
+func (m *Maildir) Dir() string { return m.root }
+
+// Path returns the path of a mail name in folder.
+func (m *Maildir) Path(folder, name string) string { return filepath.Join(m.root, folder, name) }
+
+// Deliver writes a mail (RFC 5322 text) durably into new/, the way the
+// Maildir standard says: into tmp/ under a unique name, fsync'd, renamed
+// into new/, and new/ fsync'd. It returns the mail's name once all of that
+// is done; on an error nothing is left in new/.
+func (m *Maildir) Deliver(r io.Reader) (string, error) {
+	return m.deliver(nil, r)
+}
+
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
+	name = m.uniqueName()
+	tmp := m.Path(FolderTmp, name)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("smtp: maildir: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if len(prefix) > 0 {
+		if _, err = f.Write(prefix); err != nil {
+			return "", fmt.Errorf("smtp: maildir: %w", err)
+		}
+	}
+	buf := copyBufs.Get().(*[]byte)
+	_, err = io.CopyBuffer(onlyWriter{f}, r, *buf)
+	copyBufs.Put(buf)
+	if err != nil {
+		return "", &readError{err}
+	}
+	if err = f.Sync(); err != nil {
+		return "", fmt.Errorf("smtp: maildir: fsync: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return "", fmt.Errorf("smtp: maildir: %w", err)
+	}
+	if err = os.Rename(tmp, m.Path(FolderNew, name)); err != nil {
+		return "", fmt.Errorf("smtp: maildir: %w", err)
+	}
+	if err := m.sync.sync(filepath.Join(m.root, FolderNew)); err != nil {
+		// The mail is in new/ and may or may not survive a crash: report
+		// the failure so the sender is not told it is safe.
+		os.Remove(m.Path(FolderNew, name))
+		return "", fmt.Errorf("smtp: maildir: fsync new/: %w", err)
+	}
+	m.push(name)
+	return name, nil
+}
+
+// readError is a failure to read the mail being delivered (not to write
+// it): a size limit, a line too long, the client gone.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "smtp: reading the mail: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// onlyWriter hides ReadFrom, so CopyBuffer uses the pooled buffer.
+type onlyWriter struct{ w io.Writer }
+
+func (o onlyWriter) Write(p []byte) (int, error) { return o.w.Write(p) }
+
+// uniqueName returns a Maildir name: seconds, then microseconds, pid,
+// a counter and random bits, then the host. Names sort by time.
+func (m *Maildir) uniqueName() string {
+	now := time.Now()
+	var rnd [4]byte
+	rand.Read(rnd[:])
+	b := make([]byte, 0, 64)
+	b = strconv.AppendInt(b, now.Unix(), 10)
+	b = append(b, ".M"...)
+	us := strconv.Itoa(now.Nanosecond() / 1000)
+	b = append(b, "000000"[len(us):]...)
+	b = append(b, us...)
+	b = append(b, 'P')
+	b = strconv.AppendInt(b, int64(m.pid), 10)
+	b = append(b, 'Q')
+	b = strconv.AppendUint(b, m.seq.Add(1), 10)
+	b = append(b, 'R')
+	b = hex.AppendEncode(b, rnd[:])
+	b = append(b, '.')
+	b = append(b, m.host...)
+	return string(b)
+}
+
+// push tells the Receivers sharing m about a mail in new/.
+func (m *Maildir) push(names ...string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	added := false
+	for _, name := range names {
+		if _, dup := m.queued[name]; dup || len(m.queue) >= maxQueued {
+			continue
+		}
+		m.queue = append(m.queue, name)
+		m.queued[name] = struct{}{}
+		added = true
+	}
+	if added {
+		close(m.changed)
+		m.changed = make(chan struct{})
+	}
+}
+
+// pop returns the next name to try, or, when there is none, a channel
+// closed when there may be one.
+func (m *Maildir) pop() (string, bool, <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.queue) == 0 {
+		return "", false, m.changed
+	}
+	name := m.queue[0]
+	m.queue[0] = ""
+	m.queue = m.queue[1:]
+	delete(m.queued, name)
+	if len(m.queue) == 0 {
+		m.queue = nil
+	}
+	return name, true, m.changed
+}
+
+// scanDue returns how long until new/ should be scanned again (<= 0: now).
+func (m *Maildir) scanDue(every time.Duration) time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.scanning {
+		return every
+	}
+	return every - time.Since(m.lastScan)
+}
+
+// scan lists new/ and queues what it finds, oldest first. It returns how
+// many names it queued.
+func (m *Maildir) scan() (int, error) {
+	m.mu.Lock()
+	if m.scanning {
+		m.mu.Unlock()
+		return 0, nil
+	}
+	m.scanning = true
+	m.mu.Unlock()
+	names, err := listNames(filepath.Join(m.root, FolderNew))
+	m.mu.Lock()
+	m.scanning = false
+	m.lastScan = time.Now()
+	m.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("smtp: scan %s: %w", m.root, err)
+	}
+	before := m.queueLen()
+	m.push(names...)
+	return m.queueLen() - before, nil
+}
+
+func (m *Maildir) queueLen() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.queue)
+}
+
+// listNames returns the sorted names of the files in dir, leaving out
+// dot files.
+func listNames(dir string) ([]string, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
+	slices.Sort(names)
+	return names, nil
+}
+
+// cleanTmp removes files in tmp/ older than 36 hours (the Maildir
+// standard's advice): deliveries that died before they were acknowledged.
+func (m *Maildir) cleanTmp() {
+	entries, err := os.ReadDir(filepath.Join(m.root, FolderTmp))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 36*time.Hour {
+			os.Remove(m.Path(FolderTmp, e.Name()))
+		}
+	}
+}
+
+// writeDurable writes data to folder/name through a temporary dot file,
+// fsync'd, then renamed.
+func (m *Maildir) writeDurable(folder, name string, write func(io.Writer) error) error {
+	final := m.Path(folder, name)
+	tmp := m.Path(folder, "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, final)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// isNotExist reports whether err says a file is gone.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// dirSyncer fsyncs a directory on behalf of many concurrent deliveries: a
+// caller waits for one fsync that started after its rename, so concurrent
+// renames share fsyncs (group commit).
+type dirSyncer struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	started uint64
+	done    uint64
+	running bool
+	err     error
+}
+
+func (s *dirSyncer) sync(dir string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cond == nil {
+		s.cond = sync.NewCond(&s.mu)
+	}
+	want := s.started + 1
+	for s.done < want {
+		if s.running {
+			s.cond.Wait()
+			continue
+		}
+		s.running = true
+		s.started++
+		gen := s.started
+		s.mu.Unlock()
+		err := syncDir(dir)
+		s.mu.Lock()
+		s.running = false
+		s.done, s.err = gen, err
+		s.cond.Broadcast()
+	}
+	return s.err
+}

@@ -1,0 +1,224 @@
+package smtp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Receiver takes mails out of a Maildir, one SOAP message each: a
+// core.Receiver for core.Serve.
+//
+// Receive claims the oldest mail in new/ by locking it (flock) and renaming
+// it into work/, so that Receivers in any number of processes never take
+// the same mail; the lock is held until the delivery is settled. Ack
+// deletes the mail (or, WithArchive, moves it to done/); Nack parks it in
+// failed/ with a NAME.fault.xml beside it holding the fault and the cause.
+// A mail that is not a SOAP message (see ReadMail) is parked the same way
+// by Receive itself, which goes on to the next mail.
+//
+// A mail claimed by a process that died is returned to new/ by any
+// Receiver on the folder (its lock died with the process), when it starts
+// and then every WithRecoverInterval; Close returns the Receiver's own
+// unsettled mails to new/. Nothing is lost, and a mail may be received
+// again only after its claimer died or closed without settling it.
+//
+// New mail is noticed at once when it comes through a Server on the same
+// *Maildir, else within WithPollInterval.
+type Receiver struct {
+	mb *Maildir
+	o  options
+
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	mu          sync.Mutex
+	inflight    map[*delivery]struct{}
+	lastRecover time.Time
+}
+
+var _ core.Receiver = (*Receiver)(nil)
+
+// NewReceiver returns a Receiver on mb. Options: WithLimits, WithAddresses
+// (for the loop guard), WithPollInterval, WithRecoverInterval, WithArchive,
+// WithLogger.
+func NewReceiver(mb *Maildir, opts ...Option) *Receiver {
+	if mb == nil {
+		panic("smtp: NewReceiver with a nil Maildir")
+	}
+	return &Receiver{mb: mb, o: newOptions(opts), closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
+}
+
+// Receive returns the next mail's message, waiting for one until ctx is
+// done (its error is in the chain) or the Receiver is closed
+// (core.ErrClosed).
+func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		select {
+		case <-r.closed:
+			return nil, core.ErrClosed
+		default:
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("smtp: receive: %w", err)
+		}
+		r.maybeRecover(ctx)
+		name, ok, changed := r.mb.pop()
+		if ok {
+			if d := r.claim(ctx, name); d != nil {
+				return d, nil
+			}
+			continue
+		}
+		wait := r.mb.scanDue(r.o.poll)
+		if wait <= 0 {
+			n, err := r.mb.scan()
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				continue
+			}
+			wait = r.o.poll
+		}
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+		case <-r.closed:
+			return nil, core.ErrClosed
+		case <-ctx.Done():
+			return nil, fmt.Errorf("smtp: receive: %w", ctx.Err())
+		}
+	}
+}
+
+// claim takes the mail name from new/ into work/ and reads its message. It
+// returns nil if the mail is gone, taken by someone else, or not SOAP (then
+// it is parked).
+func (r *Receiver) claim(ctx context.Context, name string) *delivery {
+	src := r.mb.Path(FolderNew, name)
+	f, err := os.Open(src)
+	if err != nil {
+		if !isNotExist(err) {
+			r.o.log.ErrorContext(ctx, "smtp: cannot open a new mail", slog.String("file", name), slog.Any("err", err))
+		}
+		return nil
+	}
+	if ok, err := tryLock(f); !ok {
+		f.Close()
+		if err != nil {
+			r.o.log.ErrorContext(ctx, "smtp: cannot lock a new mail", slog.String("file", name), slog.Any("err", err))
+		}
+		return nil
+	}
+	if err := os.Rename(src, r.mb.Path(FolderWork, name)); err != nil {
+		f.Close() // gone: another Receiver took it and settled it
+		if !isNotExist(err) {
+			r.o.log.ErrorContext(ctx, "smtp: cannot claim a new mail", slog.String("file", name), slog.Any("err", err))
+		}
+		return nil
+	}
+	d := &delivery{r: r, f: f, name: name}
+	m, err := readMail(bufio.NewReaderSize(f, 16<<10), &r.o)
+	if err != nil {
+		f := core.FaultOf(err)
+		r.o.log.WarnContext(ctx, "smtp: not a SOAP mail; parked", slog.String("file", name), slog.String("dir", r.mb.Dir()), slog.String("fault", f.Error()))
+		if err := d.settle(ctx, false, f); err != nil {
+			r.o.log.ErrorContext(ctx, "smtp: parking a mail failed; it stays in work/", slog.String("file", name), slog.Any("err", err))
+			d.f.Close()
+		}
+		return nil
+	}
+	m.SetMeta(MetaFile, name)
+	d.m = m
+	r.mu.Lock()
+	select {
+	case <-r.closed: // closed while claiming: give it back
+		r.mu.Unlock()
+		d.release()
+		return nil
+	default:
+	}
+	r.inflight[d] = struct{}{}
+	r.mu.Unlock()
+	return d
+}
+
+// maybeRecover returns abandoned claims to new/, at the first Receive and
+// then every recoverEvery.
+func (r *Receiver) maybeRecover(ctx context.Context) {
+	r.mu.Lock()
+	due := r.lastRecover.IsZero() || time.Since(r.lastRecover) >= r.o.recoverEvery
+	if due {
+		r.lastRecover = time.Now()
+	}
+	r.mu.Unlock()
+	if !due {
+		return
+	}
+	names, err := listNames(filepath.Join(r.mb.Dir(), FolderWork))
+	if err != nil {
+		r.o.log.ErrorContext(ctx, "smtp: cannot list work/", slog.Any("err", err))
+		return
+	}
+	for _, name := range names {
+		path := r.mb.Path(FolderWork, name)
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		// A live claim holds the lock (in this process too: flock locks
+		// belong to open files).
+		if ok, _ := tryLock(f); ok {
+			if err := os.Rename(path, r.mb.Path(FolderNew, name)); err == nil {
+				r.o.log.WarnContext(ctx, "smtp: returned a mail whose claimer died to new/", slog.String("file", name))
+				r.mb.push(name)
+			}
+		}
+		f.Close()
+	}
+	r.mb.cleanTmp()
+}
+
+// Close stops the Receiver: a blocked Receive returns core.ErrClosed, and
+// the deliveries not yet settled go back to new/ for another Receiver (their
+// Ack and Nack then return ErrReleased).
+func (r *Receiver) Close() error {
+	r.closeOnce.Do(func() {
+		r.mu.Lock()
+		close(r.closed)
+		ds := make([]*delivery, 0, len(r.inflight))
+		for d := range r.inflight {
+			ds = append(ds, d)
+		}
+		r.mu.Unlock()
+		for _, d := range ds {
+			d.release()
+		}
+	})
+	return nil
+}
+
+func (r *Receiver) forget(d *delivery) {
+	r.mu.Lock()
+	delete(r.inflight, d)
+	r.mu.Unlock()
+}

@@ -1,0 +1,337 @@
+package smtp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/mail"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	gosmtp "github.com/emersion/go-smtp"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// Sender sends SOAP messages as mail through one SMTP server (a relay, the
+// peer's MTA, or a Server): a core.Sender, safe for concurrent use. It keeps
+// up to WithMaxSessions sessions open and reuses them (a session per mail
+// costs several times a reused one).
+type Sender struct {
+	addr string
+	from *mail.Address
+	o    options
+	sem  chan struct{}
+
+	mu     sync.Mutex
+	idle   []*client
+	closed bool
+}
+
+var _ core.Sender = (*Sender)(nil)
+
+// NewSender returns a Sender submitting to the SMTP server at addr
+// ("host:port") with from as the mail's From, envelope sender and X-Loop.
+// Options: WithTLS (STARTTLS), WithCredentials (AUTH), WithMaxSessions,
+// WithIdleTimeout, WithRetry, WithSubject, WithHostname, WithLogger. It
+// fails if from is not one plain mail address.
+func NewSender(addr, from string, opts ...Option) (*Sender, error) {
+	a, err := parseMailto(from)
+	if err != nil {
+		return nil, err
+	}
+	o := newOptions(opts)
+	return &Sender{addr: addr, from: a, o: o, sem: make(chan struct{}, max(o.maxConns, 1))}, nil
+}
+
+// Send mails m to m.To, a mailto: address, and returns once the server
+// accepted it (250). The mail's Message-ID stands for m.ID (Send gives m a
+// fresh ID when it has none, so the mail and the envelope agree); a reply
+// (RelatesTo set) carries In-Reply-To and References for it and
+// Auto-Submitted: auto-replied. See the package documentation for the
+// mail's form.
+//
+// Before anything is sent, CR, LF or NUL in an address, the subject or the
+// action is ErrHeaderInjection, and an address that is not one mail address
+// ErrAddress. A 4xx reply or a network error is tried again with backoff
+// (WithRetry); a 5xx is a *StatusError (ErrRefused), as is a 4xx that
+// lasted through the tries (ErrTemporary). ctx bounds all of it.
+//
+// On success m.Meta holds MetaMessageID, MetaInReplyTo (for a reply) and
+// MetaQueuedAs, the server's answer to the data.
+func (s *Sender) Send(ctx context.Context, m *core.Message) error {
+	to, err := parseMailto(m.To)
+	if err != nil {
+		return err
+	}
+	if m.ID == "" {
+		m.ID = core.NewMessageID()
+	}
+	c, err := s.compose(m, to)
+	if err != nil {
+		return err
+	}
+	var last error
+	for attempt := range s.o.attempts {
+		if attempt > 0 {
+			d := s.o.backoff << (attempt - 1)
+			d += rand.N(d/2 + 1)
+			s.o.log.WarnContext(ctx, "smtp: send failed; retrying", slog.String("to", to.Address), slog.Any("err", last), slog.Duration("in", d))
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return fmt.Errorf("smtp: send to %s: %w (last: %v)", to.Address, ctx.Err(), last)
+			}
+		}
+		resp, err := s.try(ctx, to.Address, c.data)
+		if err == nil {
+			m.SetMeta(MetaMessageID, c.messageID)
+			if c.inReplyTo != "" {
+				m.SetMeta(MetaInReplyTo, c.inReplyTo)
+			}
+			m.SetMeta(MetaQueuedAs, resp)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("smtp: send to %s: %w", to.Address, ctx.Err())
+		}
+		var se *StatusError
+		if errors.As(err, &se) && !se.Temporary() || errors.Is(err, ErrClosed) || errors.Is(err, ErrNoTLS) || errors.Is(err, ErrNoAuth) {
+			s.o.log.WarnContext(ctx, "smtp: mail refused", slog.String("to", to.Address), slog.Any("err", err))
+			return err
+		}
+		last = err
+	}
+	return fmt.Errorf("smtp: send to %s: gave up after %d tries: %w", to.Address, s.o.attempts, last)
+}
+
+// client is one SMTP session.
+type client struct {
+	c      *gosmtp.Client
+	conn   *capConn
+	used   time.Time
+	reused bool
+}
+
+// try sends data once: on a pooled session (once more on a fresh one if the
+// pooled one turns out dead before the data went), or a new one.
+func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, error) {
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-s.sem }()
+	for {
+		cl, err := s.get(ctx)
+		if err != nil {
+			return "", err
+		}
+		resp, cmd, err := cl.transact(ctx, s.from.Address, rcpt, data)
+		if err == nil {
+			s.put(cl)
+			return resp, nil
+		}
+		var se *gosmtp.SMTPError
+		if errors.As(err, &se) && ctx.Err() == nil {
+			// The server refused: the session is still good, unless the
+			// server is closing it (421).
+			if se.Code != 421 && cl.c.Reset() == nil {
+				s.put(cl)
+			} else {
+				cl.close()
+			}
+			return "", &StatusError{Command: cmd, Code: se.Code, Enhanced: enhanced(se.EnhancedCode), Message: se.Message}
+		}
+		cl.close()
+		if cl.reused && cmd == "MAIL" && ctx.Err() == nil {
+			continue // a pooled session the server had closed
+		}
+		return "", fmt.Errorf("smtp: %s: %w", cmd, err)
+	}
+}
+
+func enhanced(c gosmtp.EnhancedCode) string {
+	if c == gosmtp.NoEnhancedCode || c == gosmtp.EnhancedCodeNotSet {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d.%d", c[0], c[1], c[2])
+}
+
+// watch makes ctx's deadline and cancellation reach the session's I/O. stop
+// undoes it and reports whether ctx stayed alive.
+func (cl *client) watch(ctx context.Context) (stop func()) {
+	dl, _ := ctx.Deadline()
+	cl.conn.setCaps(dl, dl)
+	past := time.Unix(1, 0)
+	unhook := context.AfterFunc(ctx, func() { cl.conn.setCaps(past, past) })
+	return func() {
+		if unhook() {
+			cl.conn.setCaps(time.Time{}, time.Time{})
+		}
+	}
+}
+
+// transact sends one mail; cmd names the command that failed.
+func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) (resp, cmd string, err error) {
+	stop := cl.watch(ctx)
+	defer stop()
+	if err := cl.c.Mail(from, &gosmtp.MailOptions{Size: int64(len(data))}); err != nil {
+		return "", "MAIL", err
+	}
+	if err := cl.c.Rcpt(rcpt, nil); err != nil {
+		return "", "RCPT", err
+	}
+	w, err := cl.c.Data()
+	if err != nil {
+		return "", "DATA", err
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Close()
+		return "", "DATA", err
+	}
+	r, err := w.CloseWithResponse()
+	if err != nil {
+		return "", "DATA", err
+	}
+	return r.StatusText, "", nil
+}
+
+func (cl *client) close() {
+	cl.conn.setCaps(time.Now().Add(time.Second), time.Now().Add(time.Second))
+	cl.c.Close()
+}
+
+// get returns a pooled session or a new one.
+func (s *Sender) get(ctx context.Context) (*client, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	for len(s.idle) > 0 {
+		cl := s.idle[len(s.idle)-1]
+		s.idle = s.idle[:len(s.idle)-1]
+		if time.Since(cl.used) < s.o.idleTimeout {
+			s.mu.Unlock()
+			cl.reused = true
+			return cl, nil
+		}
+		go cl.quit()
+	}
+	s.mu.Unlock()
+	return s.dial(ctx)
+}
+
+func (s *Sender) put(cl *client) {
+	cl.used = time.Now()
+	s.mu.Lock()
+	if s.closed || len(s.idle) >= cap(s.sem) {
+		s.mu.Unlock()
+		go cl.quit()
+		return
+	}
+	s.idle = append(s.idle, cl)
+	s.mu.Unlock()
+}
+
+func (cl *client) quit() {
+	cl.conn.setCaps(time.Now().Add(time.Second), time.Now().Add(time.Second))
+	if cl.c.Quit() != nil {
+		cl.c.Close()
+	}
+}
+
+// dial opens a session: EHLO, STARTTLS (WithTLS) and AUTH (WithCredentials).
+func (s *Sender) dial(ctx context.Context) (*client, error) {
+	var d net.Dialer
+	raw, err := d.DialContext(ctx, "tcp", s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("smtp: dial %s: %w", s.addr, err)
+	}
+	cl := &client{conn: newCapConn(raw)}
+	stop := func() {}
+	fail := func(stage string, err error) (*client, error) {
+		stop()
+		if cl.c != nil {
+			cl.c.Close()
+		} else {
+			raw.Close()
+		}
+		var se *gosmtp.SMTPError
+		if errors.As(err, &se) {
+			return nil, &StatusError{Command: stage, Code: se.Code, Enhanced: enhanced(se.EnhancedCode), Message: se.Message}
+		}
+		return nil, fmt.Errorf("smtp: %s %s: %w", stage, s.addr, err)
+	}
+	dl, _ := ctx.Deadline()
+	cl.conn.setCaps(dl, dl)
+	past := time.Unix(1, 0)
+	unhook := context.AfterFunc(ctx, func() { cl.conn.setCaps(past, past) })
+	stop = func() { unhook() }
+	if s.o.tls != nil {
+		cfg := s.o.tls.Clone()
+		if cfg.ServerName == "" {
+			cfg.ServerName, _, _ = net.SplitHostPort(s.addr)
+		}
+		c, err := gosmtp.NewClientStartTLS(cl.conn, cfg)
+		if err != nil {
+			if err.Error() == "smtp: server doesn't support STARTTLS" {
+				err = ErrNoTLS
+			}
+			return fail("STARTTLS", err)
+		}
+		cl.c = c
+	} else {
+		cl.c = gosmtp.NewClient(cl.conn)
+	}
+	if err := cl.c.Hello(s.o.hostname); err != nil {
+		return fail("EHLO", err)
+	}
+	if s.o.hasCreds {
+		ok, mechs := cl.c.Extension("AUTH")
+		list := strings.Fields(strings.ToUpper(mechs))
+		var a sasl.Client
+		switch {
+		case ok && slices.Contains(list, sasl.Plain):
+			a = sasl.NewPlainClient("", s.o.user, s.o.pass)
+		case ok && slices.Contains(list, sasl.Login):
+			a = sasl.NewLoginClient(s.o.user, s.o.pass)
+		default:
+			return fail("AUTH", ErrNoAuth)
+		}
+		if err := cl.c.Auth(a); err != nil {
+			return fail("AUTH", err)
+		}
+	}
+	if !unhook() {
+		return fail("EHLO", ctx.Err())
+	}
+	cl.conn.setCaps(time.Time{}, time.Time{})
+	return cl, nil
+}
+
+// Close ends the idle sessions (QUIT); Sends in progress finish, and later
+// ones fail with ErrClosed.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	idle := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, cl := range idle {
+		wg.Add(1)
+		go func() { defer wg.Done(); cl.quit() }()
+	}
+	wg.Wait()
+	return nil
+}

@@ -1,0 +1,138 @@
+package smtp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	gosmtp "github.com/emersion/go-smtp"
+)
+
+// Server is an SMTP server (go-smtp) that accepts mail for the service's
+// addresses and writes each mail durably into a Maildir before it answers
+// 250: once a sender has heard 250, a crash loses nothing. A Receiver on
+// the same Maildir then takes the mail from there.
+//
+// Refusals: a recipient not among WithAddresses 550 5.1.1; a mail over
+// WithMaxMessageBytes 552 5.3.4 (at MAIL when the client declares SIZE,
+// else during the data); too many recipients 452 4.5.3; a line over
+// WithMaxLineLength 500 and the session closed; a session beyond
+// WithMaxSessions 421 4.3.2; a session over WithSessionTime, or idle beyond
+// the read timeout, 421; MAIL without the required AUTH or STARTTLS 530
+// 5.7.0; wrong credentials 535 5.7.8; a Maildir that cannot be written 451
+// 4.3.0, so that the sender tries again later.
+type Server struct {
+	addr   string
+	mb     *Maildir
+	o      options
+	exact  map[string]bool
+	domain map[string]bool
+}
+
+// NewServer returns a Server that will listen on addr ("host:port") and
+// deliver into mb. WithAddresses is required: it names the addresses the
+// server accepts mail for. Other options: WithTLS, WithRequireTLS, WithAuth,
+// WithMaxMessageBytes, WithMaxRecipients, WithMaxLineLength,
+// WithMaxSessions, WithSessionTime, WithTimeouts, WithShutdownTimeout,
+// WithHostname, WithLogger. NewServer panics without WithAddresses, with a
+// nil mb, or with WithRequireTLS but no WithTLS: those are setup mistakes.
+func NewServer(addr string, mb *Maildir, opts ...Option) *Server {
+	if mb == nil {
+		panic("smtp: NewServer with a nil Maildir")
+	}
+	s := &Server{addr: addr, mb: mb, o: newOptions(opts), exact: map[string]bool{}, domain: map[string]bool{}}
+	if len(s.o.addresses) == 0 {
+		panic("smtp: NewServer needs WithAddresses: the addresses it accepts mail for")
+	}
+	if s.o.requireTLS && s.o.tls == nil {
+		panic("smtp: WithRequireTLS needs WithTLS")
+	}
+	for _, a := range s.o.addresses {
+		a = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(a, "mailto:")))
+		if d, ok := strings.CutPrefix(a, "@"); ok {
+			s.domain[d] = true
+		} else {
+			s.exact[a] = true
+		}
+	}
+	return s
+}
+
+// accepts reports whether rcpt is one of the server's addresses.
+func (s *Server) accepts(rcpt string) bool {
+	rcpt = strings.ToLower(rcpt)
+	if s.exact[rcpt] {
+		return true
+	}
+	_, dom, ok := strings.Cut(rcpt, "@")
+	return ok && s.domain[dom]
+}
+
+// ListenAndServe listens on the Server's address and serves until ctx is
+// done; see Serve.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("smtp: listen %s: %w", s.addr, err)
+	}
+	return s.Serve(ctx, l)
+}
+
+// Serve accepts sessions on l until ctx is done, then stops: it closes l,
+// answers idle sessions 421, lets mails being received finish (up to
+// WithShutdownTimeout) and returns nil. It returns an error if l fails.
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	ss := &sessions{Listener: l, max: s.o.maxSessions, life: s.o.sessionTime, conns: map[*capConn]struct{}{}, busy: s.busy}
+	srv := gosmtp.NewServer(&backend{s: s, ctx: ctx})
+	srv.Domain = s.o.hostname
+	srv.TLSConfig = s.o.tls
+	srv.AllowInsecureAuth = s.o.tls == nil
+	srv.MaxMessageBytes = s.o.maxMessageBytes
+	srv.MaxRecipients = s.o.maxRecipients
+	srv.MaxLineLength = s.o.maxLineLength
+	srv.ReadTimeout = s.o.readTimeout
+	srv.WriteTimeout = s.o.writeTimeout
+	srv.ErrorLog = logAdapter{s.o.log}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ss) }()
+	s.o.log.InfoContext(ctx, "smtp: serving", slog.String("addr", l.Addr().String()), slog.String("maildir", s.mb.Dir()))
+	select {
+	case err := <-errc:
+		srv.Close()
+		return fmt.Errorf("smtp: serve %s: %w", l.Addr(), err)
+	case <-ctx.Done():
+	}
+	ss.shutdown()
+	l.Close() // srv.Serve may not have registered it yet
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		s.o.log.WarnContext(ctx, "smtp: sessions still open at shutdown; closing them", slog.Any("err", err))
+		srv.Close()
+	}
+	<-errc
+	return nil
+}
+
+// busy answers a connection the server has no room for.
+func (s *Server) busy(c net.Conn) {
+	s.o.log.Warn("smtp: too many sessions; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max", s.o.maxSessions))
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	fmt.Fprintf(c, "421 4.3.2 %s Too many sessions, try again later\r\n", s.o.hostname)
+	c.Close()
+}
+
+// logAdapter sends go-smtp's error log to slog.
+type logAdapter struct{ l *slog.Logger }
+
+func (a logAdapter) Printf(format string, v ...any) {
+	a.l.Warn("smtp: server: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
+func (a logAdapter) Println(v ...any) {
+	a.l.Warn("smtp: server: " + strings.TrimSpace(fmt.Sprintln(v...)))
+}
