@@ -54,6 +54,10 @@ import (
 
 const echoNS = "urn:soapwire:bench"
 
+// serveEnv, set in a child's environment, names the server it runs (as
+// -serve does; the environment also reaches a test binary, see main_test.go).
+const serveEnv = "HTTPLOAD_SERVE"
+
 func main() {
 	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-stream or net-http) and print the address")
 	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
@@ -61,6 +65,9 @@ func main() {
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
 	inflight := flag.Int("inflight", 32, "requests in flight")
 	flag.Parse()
+	if k := os.Getenv(serveEnv); k != "" {
+		*serveKind = k
+	}
 	if *serveKind != "" {
 		if err := serve(*serveKind); err != nil {
 			log.Fatal(err)
@@ -179,7 +186,8 @@ func startChild(kind string) (*child, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe, "-serve", kind)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), serveEnv+"="+kind)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

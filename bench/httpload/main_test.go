@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"log"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMain lets the test binary be its own server children, as the program
+// is: run re-executes it with HTTPLOAD_SERVE set.
+func TestMain(m *testing.M) {
+	if kind := os.Getenv(serveEnv); kind != "" {
+		if err := serve(kind); err != nil {
+			log.Fatal(err)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestRun runs a tiny load (no timing is checked): every server answers
+// the 1 KiB request, and the report has a row for each.
+func TestRun(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4))
+	report := out.String()
+	for _, row := range []string{"| soapwire |", "| soapwire-stream |", "| net-http |"} {
+		assert.Contains(t, report, row)
+	}
+	assert.Equal(t, 6, strings.Count(report, "\nround "), "2 rounds of 3 servers:\n%s", report)
+}
+
+func TestRequestIs1KiB(t *testing.T) {
+	assert.Len(t, request(), 1024)
+	assert.Len(t, fixedReply(), 1024)
+}
