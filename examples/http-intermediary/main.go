@@ -1,9 +1,12 @@
 // Command http-intermediary runs a SOAP intermediary over HTTP on loopback:
-// an authenticating proxy checks a credentials header block, removes it and
-// inserts an identity block for the final service, which answers with the
-// identity it was given. A client calls the service through the proxy, once
-// with good credentials and once with bad ones, and every hop says what it
-// did.
+// an authenticating proxy checks each caller's HTTP Basic credentials,
+// inserts an identity header block for the final service and forwards the
+// message; the final service, which must understand the identity block,
+// answers with the identity it was given. A client calls through the proxy
+// with good credentials and with bad ones, and straight at the service, and
+// every hop says what it did.
+//
+//	go run ./examples/http-intermediary
 package main
 
 import (
@@ -28,21 +31,6 @@ const (
 	finalURI  = "urn:example:final"
 )
 
-var (
-	credentialsName = xml.Name{Space: authNS, Local: "Credentials"}
-	identityName    = xml.Name{Space: authNS, Local: "Identity"}
-)
-
-// users the proxy knows: name → password.
-var users = map[string]string{"alice": "wonderland"}
-
-type credentials struct {
-	User     string `xml:"User"`
-	Password string `xml:"Password"`
-}
-
-type identityKey struct{}
-
 func main() {
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "http-intermediary:", err)
@@ -50,9 +38,10 @@ func main() {
 	}
 }
 
-// run starts the two servers, makes the two calls and shuts down.
+// run starts the two servers, makes the calls and shuts down.
 func run(ctx context.Context, out io.Writer) error {
 	w := &syncWriter{w: out}
+	users := map[string]string{"alice": "wonderland"} // the proxy's users: name → password
 
 	final, err := start(soaphttp.NewHandler(finalService(w)))
 	if err != nil {
@@ -61,21 +50,38 @@ func run(ctx context.Context, out io.Writer) error {
 	defer final.Close()
 	next := soaphttp.NewTransport(final.url)
 	defer next.CloseIdleConnections()
-	proxy, err := start(soaphttp.NewHandler(authProxy(w, next)))
+	proxy, err := start(authProxy(w, users, next))
 	if err != nil {
 		return err
 	}
 	defer proxy.Close()
 
-	client := soaphttp.NewTransport(proxy.url)
-	defer client.CloseIdleConnections()
-	for _, c := range []struct{ user, pass string }{{"alice", "wonderland"}, {"mallory", "guess"}} {
-		fmt.Fprintf(w, "client: calling greet as %s through the proxy\n", c.user)
-		reply, err := client.RoundTrip(ctx, request(c.user, c.pass))
+	calls := []struct {
+		what, url  string
+		user, pass string
+	}{
+		{"as alice through the proxy", proxy.url, "alice", "wonderland"},
+		{"as mallory through the proxy", proxy.url, "mallory", "guess"},
+		{"straight at the service", final.url, "", ""},
+	}
+	for _, c := range calls {
+		fmt.Fprintf(w, "client: calling greet %s\n", c.what)
+		var opts []soaphttp.Option
+		if c.user != "" {
+			opts = append(opts, soaphttp.WithCredentials(c.user, c.pass))
+		}
+		client := soaphttp.NewTransport(c.url, opts...)
+		reply, err := client.RoundTrip(ctx, greet())
+		client.CloseIdleConnections()
 		var f *core.Fault
+		var se *soaphttp.StatusError
 		switch {
-		case errors.As(err, &f):
-			fmt.Fprintf(w, "client: fault %s from %s: %s\n", f.Code, f.Node, f.Reason)
+		case errors.As(err, &f) && errors.As(err, &se):
+			from := ""
+			if f.Node != "" {
+				from = " from " + f.Node
+			}
+			fmt.Fprintf(w, "client: HTTP %d, fault %s%s: %s\n", se.Code, f.Code, from, f.Reason)
 		case err != nil:
 			return err
 		default:
@@ -91,66 +97,57 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// request is a SOAP 1.2 greet call with a credentials block for the next
-// node (the proxy), which must understand it.
-func request(user, pass string) *core.Message {
+// greet is a SOAP 1.2 greet call.
+func greet() *core.Message {
 	m := core.NewMessage(core.V12, core.RawBody([]byte(`<s:greet xmlns:s="`+serviceNS+`"/>`)))
 	m.Action = serviceNS + ":greet"
-	b, err := core.NewHeaderBlock(struct {
-		XMLName xml.Name `xml:"urn:example:auth Credentials"`
-		credentials
-	}{credentials: credentials{User: user, Password: pass}})
-	if err != nil {
-		panic(err) // a programming error: the value is fixed
-	}
-	b.Role, b.MustUnderstand = core.RoleNext, true
-	m.Envelope.Headers = append(m.Envelope.Headers, b)
 	return m
 }
 
-// authProxy is the intermediary: it understands the credentials block,
-// replaces it with an identity block and forwards through next.
-func authProxy(w io.Writer, next core.RoundTripper) core.Handler {
-	check := soaphttp.StaticCredentials(users)
-	return &core.Node{
-		URI:          proxyURI,
-		Intermediary: true,
-		Next:         next,
-		Headers: map[xml.Name]core.HeaderFunc{
-			credentialsName: func(ctx context.Context, m *core.Message, b *core.HeaderBlock) (context.Context, error) {
-				var c credentials
-				if err := b.Decode(&c); err != nil {
-					return ctx, err
-				}
-				if !check(ctx, c.User, c.Password) {
-					fmt.Fprintf(w, "proxy: credentials for %s refused\n", c.User)
-					return ctx, core.SenderFault("bad credentials for %s", c.User)
-				}
-				id, err := core.NewHeaderBlock(struct {
-					XMLName xml.Name `xml:"urn:example:auth Identity"`
-					User    string   `xml:",chardata"`
-				}{User: c.User})
-				if err != nil {
-					return ctx, err
-				}
-				id.MustUnderstand = true
-				m.Envelope.Headers = append(m.Envelope.Headers, id)
-				fmt.Fprintf(w, "proxy: %s authenticated; credentials removed, identity inserted, forwarding\n", c.User)
-				return ctx, nil
-			},
-		},
-	}
+type identity struct {
+	XMLName xml.Name `xml:"urn:example:auth Identity"`
+	User    string   `xml:",chardata"`
 }
 
-// finalService understands the identity block and greets its user.
+// authProxy is the intermediary: NewHandler checks HTTP Basic credentials
+// (WithBasicAuth refuses a wrong or missing password with 401 and a
+// "Client Error" fault before anything is read); for a caller it lets in,
+// the proxy inserts an identity block, mandatory for the final service, and
+// the Node forwards the message through next.
+func authProxy(w io.Writer, users map[string]string, next core.RoundTripper) http.Handler {
+	static := soaphttp.StaticCredentials(users)
+	check := func(ctx context.Context, user, pass string) bool {
+		if !static(ctx, user, pass) {
+			fmt.Fprintf(w, "proxy: credentials for %s refused\n", user)
+			return false
+		}
+		return true
+	}
+	node := &core.Node{URI: proxyURI, Intermediary: true, Next: next}
+	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		user, _ := soaphttp.UserFromContext(ctx)
+		id, err := core.NewHeaderBlock(identity{User: user})
+		if err != nil {
+			return nil, err
+		}
+		id.MustUnderstand = true
+		m.Envelope.Headers = append(m.Envelope.Headers, id)
+		fmt.Fprintf(w, "proxy: %s authenticated; identity inserted, forwarding\n", user)
+		return node.ServeSOAP(ctx, m)
+	})
+	return soaphttp.NewHandler(h, soaphttp.WithBasicAuth("example", check))
+}
+
+type identityKey struct{}
+
+// finalService understands the identity block and greets its user; a
+// message without one is refused.
 func finalService(w io.Writer) core.Handler {
 	return &core.Node{
 		URI: finalURI,
 		Headers: map[xml.Name]core.HeaderFunc{
-			identityName: func(ctx context.Context, m *core.Message, b *core.HeaderBlock) (context.Context, error) {
-				var id struct {
-					User string `xml:",chardata"`
-				}
+			{Space: authNS, Local: "Identity"}: func(ctx context.Context, m *core.Message, b *core.HeaderBlock) (context.Context, error) {
+				var id identity
 				if err := b.Decode(&id); err != nil {
 					return ctx, err
 				}
@@ -158,11 +155,10 @@ func finalService(w io.Writer) core.Handler {
 			},
 		},
 		Handler: core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
-			user, _ := ctx.Value(identityKey{}).(string)
-			for _, b := range m.Envelope.Headers {
-				if b.Name == credentialsName {
-					return nil, core.ReceiverFault("the credentials reached the final service")
-				}
+			user, ok := ctx.Value(identityKey{}).(string)
+			if !ok {
+				fmt.Fprintln(w, "service: no identity, refused")
+				return nil, &core.Fault{Code: core.CodeSender, Node: finalURI, Reason: "no identity: call through the proxy"}
 			}
 			fmt.Fprintf(w, "service: %s for identity %q\n", m.Action, user)
 			var g struct {
@@ -182,7 +178,7 @@ type server struct {
 
 func (s *server) Close() { s.srv.Close() }
 
-// start serves h on a loopback port.
+// start serves h on a loopback port with NewServer's timeouts.
 func start(h http.Handler) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
