@@ -74,20 +74,22 @@ func RunServer(storeDir string, opts ...ServerOption) (*Server, error) {
 		StoreDir:   srv.dir,
 		MaxPayload: o.maxPayload,
 		NoSigs:     true,
-		NoLog:      o.log == nil,
 	})
 	if err != nil {
 		srv.cleanup()
 		return nil, fmt.Errorf("nats: server: %w", err)
 	}
-	if o.log != nil {
-		s.SetLogger(slogAdapter{o.log}, false, false)
+	log := o.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
+	fatal := make(chan string, 1)
+	s.SetLogger(slogAdapter{l: log, fatal: fatal}, false, false)
 	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
+	if err := waitReady(s, fatal); err != nil {
 		s.Shutdown()
 		srv.cleanup()
-		return nil, errors.New("nats: server did not accept connections within 10s")
+		return nil, err
 	}
 	if !s.JetStreamEnabled() {
 		s.Shutdown()
@@ -128,15 +130,42 @@ func (s *Server) cleanup() {
 	}
 }
 
-// slogAdapter is nats-server's Logger over slog.
-type slogAdapter struct{ l *slog.Logger }
+// waitReady waits until s accepts connections, or reports why it cannot
+// (a fatal error such as a port in use), for up to 10 s.
+func waitReady(s *server.Server, fatal <-chan string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case msg := <-fatal:
+			return fmt.Errorf("nats: server: %s", msg)
+		default:
+		}
+		if s.ReadyForConnections(50 * time.Millisecond) {
+			return nil
+		}
+	}
+	return errors.New("nats: server did not accept connections within 10s")
+}
+
+// slogAdapter is nats-server's Logger over slog; it also hands fatal
+// errors to RunServer.
+type slogAdapter struct {
+	l     *slog.Logger
+	fatal chan<- string
+}
 
 func (a slogAdapter) log(level slog.Level, format string, v []any) {
 	a.l.Log(context.Background(), level, "nats-server: "+fmt.Sprintf(format, v...))
 }
 func (a slogAdapter) Noticef(format string, v ...any) { a.log(slog.LevelInfo, format, v) }
 func (a slogAdapter) Warnf(format string, v ...any)   { a.log(slog.LevelWarn, format, v) }
-func (a slogAdapter) Fatalf(format string, v ...any)  { a.log(slog.LevelError, format, v) }
-func (a slogAdapter) Errorf(format string, v ...any)  { a.log(slog.LevelError, format, v) }
-func (a slogAdapter) Debugf(format string, v ...any)  { a.log(slog.LevelDebug, format, v) }
-func (a slogAdapter) Tracef(format string, v ...any)  { a.log(slog.LevelDebug-4, format, v) }
+func (a slogAdapter) Fatalf(format string, v ...any) {
+	a.log(slog.LevelError, format, v)
+	select {
+	case a.fatal <- fmt.Sprintf(format, v...):
+	default:
+	}
+}
+func (a slogAdapter) Errorf(format string, v ...any) { a.log(slog.LevelError, format, v) }
+func (a slogAdapter) Debugf(format string, v ...any) { a.log(slog.LevelDebug, format, v) }
+func (a slogAdapter) Tracef(format string, v ...any) { a.log(slog.LevelDebug-4, format, v) }
