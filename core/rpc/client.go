@@ -62,7 +62,7 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
 	v := c.cfg.version
 	var b bytes.Buffer
 	name := xml.Name{Space: c.namespace, Local: op}
-	if err := encodeWrapper(&b, &c.cfg, v, name, sig.in, rv); err != nil {
+	if err := encodeWrapper(&b, &c.cfg, v, name, sig.in, rv, ""); err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
 	raw := b.Bytes()

@@ -17,8 +17,15 @@ import (
 // the SOAP encoding; the literal styles write the same values without its
 // markup (soapenc's Literal form): a slice parameter is repeated elements in
 // document/literal and an element of items in rpc/literal, as the WSDL says.
-func encodeWrapper(b *bytes.Buffer, c *config, v core.Version, wrapper xml.Name, ps []param, sv reflect.Value) error {
-	parts := make([]soapenc.Part, 0, len(ps))
+//
+// result, for a SOAP 1.2 rpc/encoded response with a return value, names the
+// return accessor: with WithRPCResult, an rpc:result accessor holding its
+// name comes first (SOAP 1.2 Part 2 §4.2.2).
+func encodeWrapper(b *bytes.Buffer, c *config, v core.Version, wrapper xml.Name, ps []param, sv reflect.Value, result string) error {
+	parts := make([]soapenc.Part, 0, len(ps)+1)
+	if result != "" && v == core.V12 && c.style == RPCEncoded && c.rpcResult {
+		parts = append(parts, soapenc.Part{Space: core.NamespaceRPC, Name: "result", Value: xml.Name{Local: result}})
+	}
 	for _, p := range ps {
 		fv := sv.FieldByIndex(p.index)
 		if p.Optional && fv.IsZero() && fv.Kind() == reflect.Pointer {

@@ -44,9 +44,20 @@ func TestGSOAP(t *testing.T) {
 	} {
 		t.Run(tt.style.String(), func(t *testing.T) {
 			client := buildGSOAPClient(t, tt.style, tt.define)
-			for _, binding := range []string{"soap11", "soap12"} {
-				t.Run(binding, func(t *testing.T) {
-					p := startPeerServer(t, newEchoService(rpc.WithStyle(tt.style)))
+			runs := []struct {
+				name, binding string
+				opts          []rpc.Option
+			}{{"soap11", "soap11", nil}, {"soap12", "soap12", nil}}
+			if tt.style == rpc.RPCEncoded { // gSOAP reads the SOAP 1.2 rpc:result accessor
+				runs = append(runs, struct {
+					name, binding string
+					opts          []rpc.Option
+				}{"soap12/rpc:result", "soap12", []rpc.Option{rpc.WithRPCResult(true)}})
+			}
+			for _, run := range runs {
+				binding := run.binding
+				t.Run(run.name, func(t *testing.T) {
+					p := startPeerServer(t, newEchoService(append(run.opts, rpc.WithStyle(tt.style))...))
 					got := runPeer(t, exec.CommandContext(t.Context(), client, p.URL, binding))
 					assertEchoResults(t, got, p, bindingVersion(binding))
 					if binding == "soap11" {

@@ -43,4 +43,9 @@ func TestNodeSoap(t *testing.T) {
 			})
 		}
 	}
+	t.Run("rpc/encoded/soap12/rpc:result", func(t *testing.T) { // node-soap skips the rpc:result accessor
+		p := startPeerServer(t, newEchoService(rpc.WithStyle(rpc.RPCEncoded), rpc.WithRPCResult(true)))
+		got := runPeer(t, exec.CommandContext(t.Context(), node, "testdata/nodesoap_client.js", p.URL+"?wsdl", "soap12"))
+		assertEchoResults(t, got, p, bindingVersion("soap12"))
+	})
 }

@@ -43,6 +43,7 @@ type config struct {
 	version   core.Version
 	action    string
 	multiRefs bool
+	rpcResult bool
 }
 
 func newConfig(opts []Option) config {
@@ -71,6 +72,13 @@ func WithSOAPAction(pattern string) Option { return func(c *config) { c.action =
 // the same pointer once, as SOAP multi-refs (1.1 href/id, 1.2 ref/id).
 // Reading always understands multi-refs.
 func WithMultiRefs(on bool) Option { return func(c *config) { c.multiRefs = on } }
+
+// WithRPCResult makes a Service's SOAP 1.2 rpc/encoded responses start with
+// the rpc:result accessor that names the return value (SOAP 1.2 Part 2
+// §4.2.2). It is off by default because zeep (4.2.1) refuses a response
+// with an element its WSDL does not declare; gSOAP and node-soap accept it.
+// A Client always skips an rpc:result it receives.
+func WithRPCResult(on bool) Option { return func(c *config) { c.rpcResult = on } }
 
 func (c *config) actionFor(ns, op string) string {
 	return strings.NewReplacer("{ns}", ns, "{op}", op).Replace(c.action)

@@ -44,7 +44,7 @@ func WithDoc(doc string) OpOption { return func(o *operation) { o.doc = doc } }
 
 // NewService returns an empty service named name (the WSDL service name)
 // whose operations live in namespace. Options: WithStyle, WithSOAPAction,
-// WithMultiRefs.
+// WithMultiRefs, WithRPCResult.
 func NewService(namespace, name string, opts ...Option) *Service {
 	return &Service{namespace: namespace, name: name, cfg: newConfig(opts), ops: map[string]*operation{}}
 }
@@ -141,7 +141,11 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	rv := reflect.ValueOf(resp).Elem()
 	var b bytes.Buffer
 	wrapper := xml.Name{Space: s.namespace, Local: op.name + "Response"}
-	if err := encodeWrapper(&b, &s.cfg, v, wrapper, op.sig.out, rv); err != nil {
+	result := ""
+	if op.sig.hasReturn {
+		result = op.sig.out[0].Name
+	}
+	if err := encodeWrapper(&b, &s.cfg, v, wrapper, op.sig.out, rv, result); err != nil {
 		return nil, fmt.Errorf("rpc: %s: write the response: %w", op.name, err)
 	}
 	raw := b.Bytes()

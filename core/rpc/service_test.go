@@ -195,3 +195,40 @@ func TestRegisterPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestRPCResult: with WithRPCResult a SOAP 1.2 rpc/encoded response names
+// its return value in an rpc:result accessor first; SOAP 1.1, the literal
+// styles and services without the option write none, and the client reads
+// the reply either way.
+func TestRPCResult(t *testing.T) {
+	const result = `<p:result xmlns:p="http://www.w3.org/2003/05/soap-rpc" xsi:type="xsd:QName" xmlns="">return</p:result>`
+	body := `<m:add xmlns:m="urn:soapwire:echo"><a>1</a><b>2</b></m:add>`
+	tests := []struct {
+		style rpc.Style
+		v     core.Version
+		on    bool
+		want  bool
+	}{
+		{rpc.RPCEncoded, core.V12, true, true},
+		{rpc.RPCEncoded, core.V12, false, false},
+		{rpc.RPCEncoded, core.V11, true, false},
+		{rpc.RPCLiteral, core.V12, true, false},
+		{rpc.DocumentLiteral, core.V12, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%s/%v", tt.style, tt.v, tt.on), func(t *testing.T) {
+			svc := newEchoService(rpc.WithStyle(tt.style), rpc.WithRPCResult(tt.on))
+			out, f := serveRaw(t, svc, envelope(tt.v, body))
+			require.Nil(t, f)
+			if tt.want {
+				assertInOrder(t, out, []string{"addResponse", result, `<return xsi:type="xsd:int">3</return>`})
+			} else {
+				assert.NotContains(t, out, "result")
+			}
+			c := rpc.NewClient(loopback(t, svc), echoNS, rpc.WithStyle(tt.style), rpc.WithVersion(tt.v))
+			got, err := rpc.Call[AddResp](t.Context(), c, "add", AddReq{A: 40, B: 2})
+			require.NoError(t, err)
+			assert.Equal(t, int32(42), got.Return)
+		})
+	}
+}

@@ -50,8 +50,12 @@ type Encoder struct {
 
 // Part is one accessor (an RPC parameter or result) of an EncodeParts wrapper.
 type Part struct {
-	Name  string // unqualified element name
+	Name  string // element name, unqualified unless Space is set
 	Value any    // nil is written as xsi:nil="true"
+	// Space qualifies the accessor with a namespace (declared on it), as
+	// the SOAP 1.2 rpc:result accessor is; accessors are usually
+	// unqualified.
+	Space string
 }
 
 // Encode writes v as one element named name, with xsi:type on every value,
@@ -108,11 +112,19 @@ func (e *Encoder) EncodeParts(w io.Writer, wrapper xml.Name, parts ...Part) erro
 		if !validNCName(p.Name) {
 			return errorf(SubcodeUnsupported, "part name %q is not a valid XML element name", p.Name)
 		}
+		open, close := "<"+p.Name, "</"+p.Name+">"
+		if p.Space != "" {
+			ns, err := appendEscaped(nil, p.Space, true)
+			if err != nil {
+				return errorf(SubcodeUnsupported, "part namespace %q: %v", p.Space, err)
+			}
+			open, close = "<p:"+p.Name+` xmlns:p="`+string(ns)+`"`, "</p:"+p.Name+">"
+		}
 		var err error
 		if s.lit {
-			err = s.literalAny("<"+p.Name, "</"+p.Name+">", reflect.ValueOf(p.Value), mode)
+			err = s.literalAny(open, close, reflect.ValueOf(p.Value), mode)
 		} else {
-			err = s.any("<"+p.Name, "</"+p.Name+">", "", reflect.ValueOf(p.Value))
+			err = s.any(open, close, "", reflect.ValueOf(p.Value))
 		}
 		if err != nil {
 			return withPath(withPath(err, p.Name), wrapper.Local)

@@ -157,3 +157,24 @@ func TestFields(t *testing.T) {
 	}]())
 	assert.Equal(t, soapenc.SubcodeUnsupported, subcode(t, err))
 }
+
+// A part with a Space is a qualified accessor, its namespace declared on it.
+func TestQualifiedPart(t *testing.T) {
+	name := xml.Name{Space: "urn:svc", Local: "opResponse"}
+	part := soapenc.Part{Space: "http://www.w3.org/2003/05/soap-rpc", Name: "result", Value: xml.Name{Local: "return"}}
+	var b bytes.Buffer
+	require.NoError(t, (&soapenc.Encoder{Version: soapenc.V12}).EncodeParts(&b, name, part, soapenc.Part{Name: "return", Value: 1}))
+	x := b.String()
+	namespaceComplete(t, x)
+	assert.Contains(t, x, `<p:result xmlns:p="http://www.w3.org/2003/05/soap-rpc" xsi:type="xsd:QName" xmlns="">return</p:result><return xsi:type="xsd:long">1</return>`)
+	kids := read(t, soapenc.V12, x).Children()
+	require.Len(t, kids, 2)
+	var q xml.Name
+	require.NoError(t, kids[0].Decode(&q))
+	assert.Equal(t, xml.Name{Space: "http://www.w3.org/2003/05/soap-rpc", Local: "result"}, kids[0].Name)
+	assert.Equal(t, xml.Name{Local: "return"}, q)
+
+	b.Reset()
+	require.NoError(t, (&soapenc.Encoder{Literal: true}).EncodeParts(&b, name, part))
+	assert.Equal(t, `<m:opResponse xmlns:m="urn:svc"><p:result xmlns:p="http://www.w3.org/2003/05/soap-rpc" xmlns="">return</p:result></m:opResponse>`, b.String())
+}
