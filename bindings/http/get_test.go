@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,6 +37,35 @@ func TestGetWSDL(t *testing.T) {
 			assert.Contains(t, string(data), `location="`+srv.URL+`/services/echo"`)
 		})
 	}
+	t.Run("the address follows the Host the client used", func(t *testing.T) {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/services/echo?wsdl", nil)
+		require.NoError(t, err)
+		req.Host = "soap.example.org:8443"
+		resp, data := do(t, req)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, string(data), `location="http://soap.example.org:8443/services/echo"`)
+	})
+	t.Run("https over TLS", func(t *testing.T) {
+		tls := httptest.NewTLSServer(soaphttp.NewHandler(described{echo}))
+		t.Cleanup(tls.Close)
+		resp, err := tls.Client().Get(tls.URL + "/svc?wsdl")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		data, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, string(data), `location="`+tls.URL+`/svc"`)
+		assert.Contains(t, tls.URL, "https://")
+	})
+	t.Run("a core/rpc Service is a Describer", func(t *testing.T) {
+		srv := serve(t, newInteropService())
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/interop?wsdl", nil)
+		require.NoError(t, err)
+		resp, data := do(t, req)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, string(data), `location="`+srv.URL+`/interop"`)
+		assert.Contains(t, string(data), `wsdl:service name="InteropService"`)
+	})
 	t.Run("GET without ?wsdl", func(t *testing.T) {
 		req, err := http.NewRequest(http.MethodGet, srv.URL+"/services/echo", nil)
 		require.NoError(t, err)

@@ -196,3 +196,48 @@ func TestIntermediaryReplyTooLarge(t *testing.T) {
 	assert.Equal(t, core.CodeReceiver, f.Code)
 	assert.Equal(t, "urn:proxy", f.Node)
 }
+
+// TestIntermediaryRelay: blocks targeted at the proxy that it does not
+// process are removed before forwarding, unless a SOAP 1.2 block asks to
+// be relayed; blocks for the ultimate receiver and for other roles travel
+// on.
+func TestIntermediaryRelay(t *testing.T) {
+	seen := make(chan []string, 1)
+	final := serve(t, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		var names []string
+		for _, b := range m.Envelope.Headers {
+			if b.Name.Space == "urn:x" {
+				names = append(names, b.Name.Local)
+			}
+		}
+		seen <- names
+		return echo(ctx, m)
+	}))
+	next := soaphttp.NewTransport(final.URL)
+	t.Cleanup(next.CloseIdleConnections)
+	proxy := serve(t, &core.Node{URI: "urn:proxy", Intermediary: true, Next: next})
+	tests := []struct {
+		version core.Version
+		header  string
+		want    []string
+	}{
+		{core.V11, `<x:forNext xmlns:x="urn:x" soap-env:actor="` + core.RoleNextV11 + `"/>` +
+			`<x:forUltimate xmlns:x="urn:x"/>` +
+			`<x:forOther xmlns:x="urn:x" soap-env:actor="urn:other"/>`,
+			[]string{"forUltimate", "forOther"}},
+		{core.V12, `<x:forNext xmlns:x="urn:x" soap-env:role="` + core.RoleNext + `"/>` +
+			`<x:relayed xmlns:x="urn:x" soap-env:role="` + core.RoleNext + `" soap-env:relay="true"/>` +
+			`<x:forUltimate xmlns:x="urn:x"/>` +
+			`<x:forNone xmlns:x="urn:x" soap-env:role="` + core.RoleNone + `"/>`,
+			[]string{"relayed", "forUltimate", "forNone"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version.String(), func(t *testing.T) {
+			resp, data := post(t, proxy.URL, map[string]string{"Content-Type": ctype(tt.version)}, strings.NewReader(envelope(tt.version, tt.header, echoBody)))
+			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
+			_, r := readReply(t, data)
+			assert.Equal(t, "hello", r.Return)
+			assert.Equal(t, tt.want, <-seen)
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/rpc"
 )
@@ -125,3 +126,5 @@ func (r *recorder) calls() []string {
 	defer r.mu.Unlock()
 	return append([]string(nil), r.seen...)
 }
+
+var _ soaphttp.Describer = (*rpc.Service)(nil)
