@@ -141,8 +141,10 @@ func (s *sessions) Accept() (net.Conn, error) {
 		}
 		s.mu.Unlock()
 		if s.life > 0 {
+			// Reads stop at the end of the session's life; writes have a
+			// little longer, for the 421 that says so.
 			end := time.Now().Add(s.life)
-			cc.setCaps(end, end)
+			cc.setCaps(end, end.Add(5*time.Second))
 		}
 		return cc, nil
 	}

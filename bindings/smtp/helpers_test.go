@@ -2,14 +2,27 @@ package smtp_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	gosmtp "github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/require"
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
@@ -42,6 +55,12 @@ func startServerOn(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.Option) 
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
+	return startServerWith(t, mb, l, opts...)
+}
+
+// startServerWith serves on l.
+func startServerWith(t *testing.T, mb *soapsmtp.Maildir, l net.Listener, opts ...soapsmtp.Option) *testServer {
+	t.Helper()
 	box := fmt.Sprintf("box-%d@example.test", boxes.Add(1))
 	srv := soapsmtp.NewServer(l.Addr().String(), mb, append([]soapsmtp.Option{soapsmtp.WithAddresses(box), soapsmtp.WithHostname("mx.example.test")}, opts...)...)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -115,3 +134,130 @@ func bodyText(t *testing.T, m *core.Message) string {
 	require.NoError(t, m.Body().Decode(&v))
 	return v.Text
 }
+
+// logRecorder is a slog.Handler that keeps the messages logged, and calls
+// hook for each.
+type logRecorder struct {
+	mu   sync.Mutex
+	msgs []string
+	hook func(msg string)
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler        { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler             { return l }
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	l.msgs = append(l.msgs, r.Message)
+	hook := l.hook
+	l.mu.Unlock()
+	if hook != nil {
+		hook(r.Message)
+	}
+	return nil
+}
+
+// count returns how many messages contained s.
+func (l *logRecorder) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.msgs {
+		if strings.Contains(m, s) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *logRecorder) logger() *slog.Logger { return slog.New(l) }
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	n atomic.Int64
+}
+
+func (c *countingListener) Accept() (net.Conn, error) {
+	conn, err := c.Listener.Accept()
+	if err == nil {
+		c.n.Add(1)
+	}
+	return conn, err
+}
+
+// selfSigned returns a server TLS config with a fresh self-signed
+// certificate for 127.0.0.1 and localhost, and a client config trusting it.
+func selfSigned(t *testing.T) (server, client *tls.Config) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "soapwire test"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	cert, err := x509.ParseCertificate(der)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	server = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key, Leaf: cert}}}
+	client = &tls.Config{RootCAs: pool}
+	return server, client
+}
+
+// rawMail sends data (an RFC 5322 mail) with go-smtp's client, as an
+// independent client would, and returns the error of the first refusal.
+func rawMail(addr, from string, to []string, data string) error {
+	c, err := gosmtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Mail(from, nil); err != nil {
+		return err
+	}
+	for _, r := range to {
+		if err := c.Rcpt(r, nil); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, data); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// smtpCode returns the code of a go-smtp error, or 0.
+func smtpCode(err error) int {
+	var se *gosmtp.SMTPError
+	if errors.As(err, &se) {
+		return se.Code
+	}
+	return 0
+}
+
+// envelope12 is a small SOAP 1.2 envelope with no WS-Addressing headers.
+const envelope12 = `<?xml version="1.0" encoding="utf-8"?>` +
+	`<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body>` +
+	`<p:ping xmlns:p="urn:test">hello</p:ping></env:Body></env:Envelope>`
+
+// envelope11 is a small SOAP 1.1 envelope with no WS-Addressing headers.
+const envelope11 = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>` +
+	`<p:ping xmlns:p="urn:test">hello 1.1</p:ping></s:Body></s:Envelope>`
