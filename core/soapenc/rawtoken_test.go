@@ -79,6 +79,9 @@ func TestRawTokenErrors(t *testing.T) {
 		`<p:a xmlns:q="urn:q"></p:a>`,
 		`<a q:x="1"/>`,
 		`<p:a xmlns:p="urn:p"></q:a>`,
+		`<a xmlns="" xmlns="urn:x"/>`,
+		`<a x="1" x="2"/>`,
+		`<a ` + strings.Repeat(`b="1" `, 20) + `/>`,
 	} {
 		_, err := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(body))).ReadBody()
 		assert.Error(t, err, body)
