@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -49,6 +50,31 @@ func FuzzServiceRequest(f *testing.F) {
 		}
 		if _, err := core.ReadMessage(&b, core.Limits{}); err != nil {
 			t.Fatalf("the reply does not read back: %v\n%s", err, b.String())
+		}
+	})
+}
+
+// FuzzClientReply: whatever body a peer answers with, Call returns the
+// response or an error (a *core.Fault for a fault reply), never a panic.
+func FuzzClientReply(f *testing.F) {
+	for _, s := range []string{
+		`<m:echoStructResponse xmlns:m="urn:soapwire:echo"><return><name>n</name><count>1</count><score>2</score><tags>a</tags><tags>b</tags></return></m:echoStructResponse>`,
+		`<m:echoStructResponse xmlns:m="urn:soapwire:echo"><echoStructReturn href="#a"/></m:echoStructResponse><multiRef id="a"><name>m</name><count href="#b"/></multiRef><multiRef id="b">9</multiRef>`,
+		`<m:echoStructResponse xmlns:m="urn:soapwire:echo" xmlns:e="http://www.w3.org/2003/05/soap-encoding"><r:result xmlns:r="http://www.w3.org/2003/05/soap-rpc">return</r:result><return e:id="x"><tags e:itemType="xsd:string" e:arraySize="2" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><i>a</i></tags></return></m:echoStructResponse>`,
+		`<s:Fault xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><faultcode>s:Client</faultcode><faultstring>no</faultstring></s:Fault>`,
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, body string, which uint8) {
+		v := versions[int(which)%2]
+		style := styles[int(which/2)%len(styles)]
+		rt := core.RoundTripFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			return core.ReadMessage(strings.NewReader(envelope(v, body)), core.Limits{})
+		})
+		c := rpc.NewClient(rt, echoNS, rpc.WithStyle(style), rpc.WithVersion(v))
+		got, err := rpc.Call[EchoStructResp](t.Context(), c, "echoStruct", EchoStructReq{})
+		if err == nil && got == nil {
+			t.Fatal("no error and no response")
 		}
 	})
 }
