@@ -117,3 +117,19 @@ func ExampleError() {
 	// MissingID
 	// soapenc: MissingID at /op/a: reference to id "missing", which no element has
 }
+
+// The literal form (rpc/literal, document/literal): the same values without
+// xsi:type or SOAP arrays.
+func ExampleEncoder_Encode_literal() {
+	type Order struct {
+		ID    int64    `soap:"id"`
+		Items []string `soap:"item"`
+		Note  *string  `soap:"note"`
+	}
+	enc := soapenc.Encoder{Literal: true}
+	if err := enc.Encode(os.Stdout, xml.Name{Space: "urn:shop", Local: "order"}, Order{ID: 7, Items: []string{"tea", "cups"}}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <m:order xmlns:m="urn:shop"><id>7</id><item>tea</item><item>cups</item></m:order>
+}
