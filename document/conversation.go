@@ -69,15 +69,30 @@ func hasConversation(m *core.Message) bool {
 	return false
 }
 
-func conversationBlock(id string) core.HeaderBlock {
-	x := make([]byte, 0, 64+len(id))
-	x = append(x, `<d:Conversation xmlns:d="`+Namespace+`">`...)
-	x = appendText(x, id)
-	x = append(x, `</d:Conversation>`...)
-	b, err := core.ParseHeaderBlock(x)
-	if err != nil { // cannot happen: the XML is ours and escaped
+// conversationTemplate is a parsed Conversation block. Every block Send
+// writes has this very start tag and differs only in its text, so a copy
+// of the template with the new XML is what ParseHeaderBlock would return
+// for it, without tokenizing it again for every message.
+var conversationTemplate = func() core.HeaderBlock {
+	b, err := core.ParseHeaderBlock([]byte(conversationStart + conversationEnd))
+	if err != nil { // cannot happen: the XML is ours
 		panic("document: conversation block: " + err.Error())
 	}
+	return b
+}()
+
+const (
+	conversationStart = `<d:Conversation xmlns:d="` + Namespace + `">`
+	conversationEnd   = `</d:Conversation>`
+)
+
+func conversationBlock(id string) core.HeaderBlock {
+	x := make([]byte, 0, len(conversationStart)+len(id)+len(conversationEnd))
+	x = append(x, conversationStart...)
+	x = appendText(x, id)
+	x = append(x, conversationEnd...)
+	b := conversationTemplate
+	b.XML = x
 	return b
 }
 

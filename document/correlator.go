@@ -254,7 +254,7 @@ func (c *Correlator) track(ctx context.Context, conv string, fn func(*Conversati
 	if c.o.store == nil || conv == "" {
 		return nil
 	}
-	_, err := c.o.store.Update(ctx, conv, fn)
+	err := c.o.store.Update(ctx, conv, fn)
 	if err != nil && !errors.Is(err, errSkip) {
 		c.o.log.ErrorContext(ctx, "document: conversation state not recorded", slog.String("conversation", conv), slog.Any("err", err))
 		return fmt.Errorf("document: conversation %s: %w", conv, err)

@@ -71,21 +71,21 @@ func (h *Handler) enter(ctx context.Context, key string) (release func(), err er
 func (h *Handler) claim(ctx context.Context, conv, id string) (*Outcome, error) {
 	now := time.Now()
 	var prior *Outcome
-	_, err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
+	err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
 		h.prune(c, now)
-		if o, ok := c.Handled[id]; ok {
+		if o := c.Outcome(id); o != nil {
 			if o.Done {
-				prior = &o
+				p := *o
+				prior = &p
 				return errSkip
 			}
-			if o.Owner != h.owner && now.Sub(o.Started) < h.o.lease {
+			if o.Owner != h.owner && now.Sub(o.At) < h.o.lease {
 				return ErrInFlight
 			}
+			o.Owner, o.At = h.owner, now // take it over
+			return nil
 		}
-		if c.Handled == nil {
-			c.Handled = make(map[string]Outcome, 1)
-		}
-		c.Handled[id] = Outcome{Owner: h.owner, Started: now}
+		c.Handled = append(c.Handled, Outcome{MessageID: id, Owner: h.owner, At: now})
 		return nil
 	})
 	if errors.Is(err, errSkip) {
@@ -94,31 +94,20 @@ func (h *Handler) claim(ctx context.Context, conv, id string) (*Outcome, error) 
 	return nil, err
 }
 
-// prune drops the Done records older than the retention and, beyond the
-// maximum, the oldest Done records.
+// prune drops the Done records older than the retention and, to make room
+// for one more within the maximum, the oldest Done records.
 func (h *Handler) prune(c *Conversation, now time.Time) {
-	cut := now.Add(-h.o.retention)
-	for id, o := range c.Handled {
-		if o.Done && o.Started.Before(cut) {
-			delete(c.Handled, id)
-		}
-	}
-	if len(c.Handled) < h.o.maxHandled {
+	if len(c.Handled) == 0 {
 		return
 	}
-	type rec struct {
-		id string
-		at time.Time
-	}
-	var done []rec
-	for id, o := range c.Handled {
-		if o.Done {
-			done = append(done, rec{id, o.Started})
+	cut := now.Add(-h.o.retention)
+	c.Handled = slices.DeleteFunc(c.Handled, func(o Outcome) bool { return o.Done && o.At.Before(cut) })
+	for excess := len(c.Handled) - h.o.maxHandled + 1; excess > 0; excess-- {
+		i := slices.IndexFunc(c.Handled, func(o Outcome) bool { return o.Done }) // oldest first
+		if i < 0 {
+			return
 		}
-	}
-	slices.SortFunc(done, func(a, b rec) int { return a.at.Compare(b.at) })
-	for _, r := range done[:min(len(done), len(c.Handled)-h.o.maxHandled+1)] {
-		delete(c.Handled, r.id)
+		c.Handled = slices.Delete(c.Handled, i, i+1)
 	}
 }
 
@@ -127,7 +116,7 @@ func (h *Handler) prune(c *Conversation, now time.Time) {
 // and read back, so that what is delivered now is what a duplicate gets.
 func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *result) error {
 	id := m.ID
-	o := Outcome{Done: true, Started: time.Now(), To: r.to}
+	o := Outcome{MessageID: id, Done: true, At: time.Now(), To: r.to}
 	if r.keep && r.reply != nil {
 		var buf bytes.Buffer
 		if _, err := r.reply.WriteTo(&buf); err != nil {
@@ -147,15 +136,19 @@ func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *r
 			}
 		}
 	}
-	_, err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
+	err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
+		i := slices.IndexFunc(c.Handled, func(o Outcome) bool { return o.MessageID == id })
 		if !r.keep {
-			delete(c.Handled, id)
+			if i >= 0 {
+				c.Handled = slices.Delete(c.Handled, i, i+1)
+			}
 			return nil
 		}
-		if c.Handled == nil {
-			c.Handled = make(map[string]Outcome, 1)
+		if i >= 0 {
+			c.Handled[i] = o
+		} else {
+			c.Handled = append(c.Handled, o)
 		}
-		c.Handled[id] = o
 		if c.State == StateOpen {
 			if r.fault {
 				c.State = StateFailed

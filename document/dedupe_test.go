@@ -165,8 +165,8 @@ func TestDuplicatesAcrossHandlers(t *testing.T) {
 func TestStaleClaimTakenOver(t *testing.T) {
 	s := document.NewMemoryStore()
 	req := document.NewMessage("pipe:x", order{Qty: 1})
-	_, err := s.Update(testCtx(t), req.ID, func(c *document.Conversation) error {
-		c.Handled = map[string]document.Outcome{req.ID: {Owner: "a dead process", Started: time.Now().Add(-time.Hour)}}
+	err := s.Update(testCtx(t), req.ID, func(c *document.Conversation) error {
+		c.Handled = []document.Outcome{{MessageID: req.ID, Owner: "a dead process", At: time.Now().Add(-time.Hour)}}
 		return nil
 	})
 	require.NoError(t, err)
@@ -309,6 +309,6 @@ func TestStoreFailureParks(t *testing.T) {
 
 type failingStore struct{ *document.MemoryStore }
 
-func (failingStore) Update(context.Context, string, func(*document.Conversation) error) (*document.Conversation, error) {
-	return nil, errors.New("disk full")
+func (failingStore) Update(context.Context, string, func(*document.Conversation) error) error {
+	return errors.New("disk full")
 }

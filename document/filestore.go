@@ -93,7 +93,7 @@ func (s *FileStore) Get(_ context.Context, id string) (*Conversation, error) {
 }
 
 // Update applies fn and writes the result atomically.
-func (s *FileStore) Update(_ context.Context, id string, fn func(c *Conversation) error) (*Conversation, error) {
+func (s *FileStore) Update(_ context.Context, id string, fn func(c *Conversation) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.load(id)
@@ -101,21 +101,21 @@ func (s *FileStore) Update(_ context.Context, id string, fn func(c *Conversation
 		c, err = &Conversation{ID: id, State: StateOpen}, nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := fn(c); err != nil {
-		return nil, err
+		return err
 	}
 	c.ID = id
 	c.Updated = time.Now()
 	b, err := json.Marshal(c)
 	if err != nil {
-		return nil, fmt.Errorf("document: file store: %w", err)
+		return fmt.Errorf("document: file store: %w", err)
 	}
 	if err := writeAtomic(s.path(id), b); err != nil {
-		return nil, fmt.Errorf("document: file store: %w", err)
+		return fmt.Errorf("document: file store: %w", err)
 	}
-	return c.Clone(), nil
+	return nil
 }
 
 // Delete removes a conversation's file if cond allows.

@@ -3,7 +3,6 @@ package document
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -100,14 +99,19 @@ func (o *Outbox) Send(ctx context.Context, m *core.Message) error {
 }
 
 // Scheme returns the lower-cased scheme of an absolute address (http,
-// mailto, ftp, nats, …).
+// mailto, ftp, nats, …): the letters, digits, "+", "-" and "." before the
+// first ":", starting with a letter (RFC 3986 §3.1).
 func Scheme(addr string) (string, error) {
-	u, err := url.Parse(addr)
-	if err != nil {
-		return "", fmt.Errorf("%w: %q is not a URI: %v", ErrUnknownScheme, addr, err)
+	for i := 0; i < len(addr); i++ {
+		c := addr[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.ToLower(addr[:i]), nil
+		default:
+			return "", fmt.Errorf("%w: %q has no scheme", ErrUnknownScheme, addr)
+		}
 	}
-	if u.Scheme == "" {
-		return "", fmt.Errorf("%w: %q has no scheme", ErrUnknownScheme, addr)
-	}
-	return strings.ToLower(u.Scheme), nil
+	return "", fmt.Errorf("%w: %q has no scheme", ErrUnknownScheme, addr)
 }

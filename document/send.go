@@ -135,9 +135,11 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 		return nil, fmt.Errorf("%w: %q", ErrNoAddress, to)
 	}
 	if o, ok := out.(*Outbox); ok {
-		if _, err := o.Sender(to); err != nil {
+		s, err := o.Sender(to)
+		if err != nil {
 			return nil, err
 		}
+		out = s
 	}
 	c := sendConfig{version: core.V12}
 	for _, o := range opts {
@@ -173,7 +175,7 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 }
 
 func (c *sendConfig) track(ctx context.Context, conv string, fn func(*Conversation)) error {
-	if _, err := c.store.Update(ctx, conv, func(cv *Conversation) error { fn(cv); return nil }); err != nil {
+	if err := c.store.Update(ctx, conv, func(cv *Conversation) error { fn(cv); return nil }); err != nil {
 		return fmt.Errorf("document: recording conversation %s: %w", conv, err)
 	}
 	return nil

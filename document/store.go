@@ -2,7 +2,6 @@ package document
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -26,11 +25,12 @@ const (
 // repeated delivery of the same message id is answered with it instead of
 // being processed again.
 type Outcome struct {
-	Done    bool      `json:"done"`            // false while the message is being processed
-	Owner   string    `json:"owner,omitempty"` // the Handler processing it (while not Done)
-	Started time.Time `json:"started"`         // when processing began
-	Reply   []byte    `json:"reply,omitempty"` // the reply or fault message as written (addressing included)
-	To      string    `json:"to,omitempty"`    // where Reply was sent ("" = the back-channel)
+	MessageID string    `json:"id"`              // the received message's id
+	Done      bool      `json:"done"`            // false while the message is being processed
+	Owner     string    `json:"owner,omitempty"` // the Handler processing it (while not Done)
+	At        time.Time `json:"at"`              // when processing began or, once Done, ended
+	Reply     []byte    `json:"reply,omitempty"` // the reply or fault message as written (addressing included)
+	To        string    `json:"to,omitempty"`    // where Reply was sent ("" = the back-channel)
 }
 
 // Conversation is the state of one conversation.
@@ -44,8 +44,19 @@ type Conversation struct {
 	// Expired are the ids of requests whose caller stopped waiting: a late
 	// reply to one of them is recognised (and completes the conversation).
 	Expired []string `json:"expired,omitempty"`
-	// Handled maps received message ids to what processing them produced.
-	Handled map[string]Outcome `json:"handled,omitempty"`
+	// Handled is what processing each received message produced, oldest
+	// first.
+	Handled []Outcome `json:"handled,omitempty"`
+}
+
+// Outcome returns the outcome recorded for message id, or nil.
+func (c *Conversation) Outcome(id string) *Outcome {
+	for i := range c.Handled {
+		if c.Handled[i].MessageID == id {
+			return &c.Handled[i]
+		}
+	}
+	return nil
 }
 
 // Clone returns a deep copy.
@@ -53,7 +64,7 @@ func (c *Conversation) Clone() *Conversation {
 	d := *c
 	d.Pending = slices.Clone(c.Pending)
 	d.Expired = slices.Clone(c.Expired)
-	d.Handled = maps.Clone(c.Handled)
+	d.Handled = slices.Clone(c.Handled)
 	return &d
 }
 
@@ -62,14 +73,14 @@ func (c *Conversation) Clone() *Conversation {
 // Update must be atomic for one id: fn sees the current state, or a new
 // Conversation{ID: id, State: StateOpen} with a zero Updated when there is
 // none, and its changes are stored (with Updated set to now) only if it
-// returns nil; its error is returned as is. Get returns ErrNotFound for an
+// returns nil; its error is returned as is. fn must not keep c (Clone it). Get returns ErrNotFound for an
 // unknown id. Delete removes a conversation if cond (nil: always) returns
 // true for its current state, atomically like Update; deleting an unknown
 // id is (false, nil). Implementations must be safe for concurrent use and
 // return copies the caller may keep.
 type Store interface {
 	Get(ctx context.Context, id string) (*Conversation, error)
-	Update(ctx context.Context, id string, fn func(c *Conversation) error) (*Conversation, error)
+	Update(ctx context.Context, id string, fn func(c *Conversation) error) error
 	Delete(ctx context.Context, id string, cond func(c *Conversation) bool) (bool, error)
 	List(ctx context.Context) ([]*Conversation, error)
 }
@@ -97,17 +108,17 @@ func (s *MemoryStore) Get(_ context.Context, id string) (*Conversation, error) {
 }
 
 // Update applies fn atomically.
-func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversation) error) (*Conversation, error) {
+func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversation) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.m[id]
 	if ok {
-		c = c.Clone()
+		c = c.Clone() // fn's changes are kept only if it succeeds
 	} else {
 		c = &Conversation{ID: id, State: StateOpen}
 	}
 	if err := fn(c); err != nil {
-		return nil, err
+		return err
 	}
 	c.ID = id
 	c.Updated = time.Now()
@@ -115,7 +126,7 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversati
 		s.m = make(map[string]*Conversation)
 	}
 	s.m[id] = c
-	return c.Clone(), nil
+	return nil
 }
 
 // Delete removes a conversation if cond allows.

@@ -33,21 +33,21 @@ func TestStores(t *testing.T) {
 			s := open()
 			_, err := s.Get(ctx, "c1")
 			require.ErrorIs(t, err, document.ErrNotFound)
-			c, err := s.Update(ctx, "c1", func(c *document.Conversation) error {
+			err = s.Update(ctx, "c1", func(c *document.Conversation) error {
 				assert.Equal(t, document.StateOpen, c.State)
+				assert.True(t, c.Updated.IsZero(), "a new conversation")
 				c.State = document.StateAwaitingReply
 				c.Pending = append(c.Pending, "m1")
 				return nil
 			})
 			require.NoError(t, err)
-			assert.Equal(t, document.StateAwaitingReply, c.State)
 			got, err := s.Get(ctx, "c1")
 			require.NoError(t, err)
 			assert.Equal(t, []string{"m1"}, got.Pending)
 			assert.False(t, got.Updated.IsZero())
 
 			// a failing update changes nothing
-			_, err = s.Update(ctx, "c1", func(c *document.Conversation) error {
+			err = s.Update(ctx, "c1", func(c *document.Conversation) error {
 				c.State = document.StateFailed
 				return os.ErrInvalid
 			})
@@ -61,7 +61,7 @@ func TestStores(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					_, err := s.Update(ctx, "counter", func(c *document.Conversation) error {
+					err := s.Update(ctx, "counter", func(c *document.Conversation) error {
 						c.Pending = append(c.Pending, "x")
 						return nil
 					})
@@ -85,7 +85,7 @@ func TestFileStoreSurvivesReopen(t *testing.T) {
 	ctx := context.Background()
 	s1, err := document.NewFileStore(dir)
 	require.NoError(t, err)
-	_, err = s1.Update(ctx, "urn:uuid:waiting", func(c *document.Conversation) error {
+	err = s1.Update(ctx, "urn:uuid:waiting", func(c *document.Conversation) error {
 		c.State = document.StateAwaitingReply
 		c.Pending = []string{"urn:uuid:req"}
 		return nil
@@ -116,7 +116,7 @@ func TestStoreDelete(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := testCtx(t)
 			s := open()
-			_, err := s.Update(ctx, "d1", func(c *document.Conversation) error { c.State = document.StateAwaitingReply; return nil })
+			err := s.Update(ctx, "d1", func(c *document.Conversation) error { c.State = document.StateAwaitingReply; return nil })
 			require.NoError(t, err)
 			ok, err := s.Delete(ctx, "d1", func(c *document.Conversation) bool { return c.State != document.StateAwaitingReply })
 			require.NoError(t, err)
@@ -142,7 +142,7 @@ func TestExpireAndPrune(t *testing.T) {
 			s := open()
 			now := time.Now()
 			set := func(id string, st document.State, deadline time.Time, pending ...string) {
-				_, err := s.Update(ctx, id, func(c *document.Conversation) error {
+				err := s.Update(ctx, id, func(c *document.Conversation) error {
 					c.State, c.Deadline, c.Pending = st, deadline, pending
 					return nil
 				})
@@ -194,9 +194,9 @@ func TestFileStoreRefusals(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 
 	// a file holding another conversation than its name says is an error
-	_, err = s.Update(ctx, "a", func(*document.Conversation) error { return nil })
+	err = s.Update(ctx, "a", func(*document.Conversation) error { return nil })
 	require.NoError(t, err)
-	_, err = s.Update(ctx, "b", func(*document.Conversation) error { return nil })
+	err = s.Update(ctx, "b", func(*document.Conversation) error { return nil })
 	require.NoError(t, err)
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)

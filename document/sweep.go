@@ -27,7 +27,7 @@ func Expire(ctx context.Context, s Store, now time.Time) (int, error) {
 		if c.State != StateAwaitingReply || c.Deadline.IsZero() || !c.Deadline.Before(now) {
 			continue
 		}
-		_, err := s.Update(ctx, c.ID, func(c *Conversation) error {
+		err := s.Update(ctx, c.ID, func(c *Conversation) error {
 			if c.State != StateAwaitingReply || c.Deadline.IsZero() || !c.Deadline.Before(now) {
 				return errSkip
 			}
