@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"log/slog"
 	"strings"
 
 	"github.com/soapwire/soapwire/core"
@@ -44,6 +45,7 @@ type config struct {
 	action    string
 	multiRefs bool
 	rpcResult bool
+	logger    *slog.Logger
 }
 
 func newConfig(opts []Option) config {
@@ -79,6 +81,12 @@ func WithMultiRefs(on bool) Option { return func(c *config) { c.multiRefs = on }
 // with an element its WSDL does not declare; gSOAP and node-soap accept it.
 // A Client always skips an rpc:result it receives.
 func WithRPCResult(on bool) Option { return func(c *config) { c.rpcResult = on } }
+
+// WithLogger gives a Service a logger for the requests it refuses (Info:
+// no such operation, bad arguments, an unknown encoding), the faults its
+// functions return (Info) and the plain errors they return (Error, with the
+// error's text, which the peer never sees). The default discards.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 func (c *config) actionFor(ns, op string) string {
 	return strings.NewReplacer("{ns}", ns, "{op}", op).Replace(c.action)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"reflect"
 
 	"github.com/soapwire/soapwire/core"
@@ -44,7 +46,7 @@ func WithDoc(doc string) OpOption { return func(o *operation) { o.doc = doc } }
 
 // NewService returns an empty service named name (the WSDL service name)
 // whose operations live in namespace. Options: WithStyle, WithSOAPAction,
-// WithMultiRefs, WithRPCResult.
+// WithMultiRefs, WithRPCResult, WithLogger.
 func NewService(namespace, name string, opts ...Option) *Service {
 	return &Service{namespace: namespace, name: name, cfg: newConfig(opts), ops: map[string]*operation{}}
 }
@@ -102,6 +104,13 @@ func Register[Req, Resp any](s *Service, name string, fn func(context.Context, *
 	s.order = append(s.order, op)
 }
 
+func (s *Service) log() *slog.Logger {
+	if s.cfg.logger != nil {
+		return s.cfg.logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
 // Operations lists the operation names in registration order.
 func (s *Service) Operations() []string {
 	names := make([]string, len(s.order))
@@ -119,23 +128,39 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	name := body.Name()
 	op := s.ops[name.Local]
 	if op == nil || (name.Space != s.namespace && name.Space != "") {
-		return nil, &core.Fault{
+		f := &core.Fault{
 			Code:     core.CodeSender,
 			Subcodes: []xml.Name{subProcedureNotPresent},
 			Reason:   fmt.Sprintf("no operation {%s}%s", name.Space, name.Local),
 			Version:  v,
 		}
+		s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: no such operation", slog.String("service", s.name),
+			slog.String("element", "{"+name.Space+"}"+name.Local))
+		return nil, f
+	}
+	refused := func(err error) (*core.Message, error) {
+		s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: request refused", slog.String("service", s.name),
+			slog.String("operation", op.name), slog.Any("err", err))
+		return nil, err
 	}
 	el, err := readWrapper(body, v)
 	if err != nil {
-		return nil, err
+		return refused(err)
 	}
 	req := reflect.New(op.sig.req)
 	if err := decodeParams(v, el, op.sig.in, req.Elem(), nil); err != nil {
-		return nil, err
+		return refused(err)
 	}
 	resp, err := op.call(ctx, req.Interface())
 	if err != nil {
+		var f *core.Fault
+		if errors.As(err, &f) {
+			s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: operation returned a fault", slog.String("service", s.name),
+				slog.String("operation", op.name), slog.String("fault", f.Error()))
+		} else { // its text stays here: the peer gets a generic Receiver fault
+			s.log().LogAttrs(ctx, slog.LevelError, "rpc: operation failed", slog.String("service", s.name),
+				slog.String("operation", op.name), slog.Any("err", err))
+		}
 		return nil, err
 	}
 	rv := reflect.ValueOf(resp).Elem()
@@ -146,6 +171,8 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 		result = op.sig.out[0].Name
 	}
 	if err := encodeWrapper(&b, &s.cfg, v, wrapper, op.sig.out, rv, result); err != nil {
+		s.log().LogAttrs(ctx, slog.LevelError, "rpc: response cannot be written", slog.String("service", s.name),
+			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, fmt.Errorf("rpc: %s: write the response: %w", op.name, err)
 	}
 	raw := b.Bytes()

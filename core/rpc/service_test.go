@@ -1,9 +1,11 @@
 package rpc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -231,4 +233,35 @@ func TestRPCResult(t *testing.T) {
 			assert.Equal(t, int32(42), got.Return)
 		})
 	}
+}
+
+// TestServiceLogs: every refusal and failure is logged through the
+// injected logger; a Go error's text is logged, never sent.
+func TestServiceLogs(t *testing.T) {
+	var logs bytes.Buffer
+	svc := newEchoService(rpc.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	op := func(local, children string) string {
+		return envelope(core.V12, `<m:`+local+` xmlns:m="urn:soapwire:echo">`+children+`</m:`+local+`>`)
+	}
+	tests := []struct {
+		name, req, log string
+	}{
+		{"no such operation", op("nosuch", ""), `level=INFO msg="rpc: no such operation" service=EchoService element={urn:soapwire:echo}nosuch`},
+		{"bad arguments", op("add", "<a>x</a><b>1</b>"), `level=INFO msg="rpc: request refused" service=EchoService operation=add err="soap fault: Sender/BadArguments`},
+		{"fault returned", op("fail", "<reason>closed</reason>"), `level=INFO msg="rpc: operation returned a fault" service=EchoService operation=fail fault="soap fault: Sender/NoAccount: closed"`},
+		{"Go error", op("broken", "<s>x</s>"), `level=ERROR msg="rpc: operation failed" service=EchoService operation=broken err="database password is hunter2"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logs.Reset()
+			out, f := serveRaw(t, svc, tt.req)
+			require.NotNil(t, f)
+			assert.Contains(t, logs.String(), tt.log)
+			assert.NotContains(t, out, "hunter2")
+		})
+	}
+	logs.Reset()
+	_, f := serveRaw(t, svc, op("add", "<a>1</a><b>2</b>"))
+	require.Nil(t, f)
+	assert.Empty(t, logs.String(), "a good call logs nothing")
 }
