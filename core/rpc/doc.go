@@ -38,7 +38,9 @@
 //
 // DocumentLiteral (document/literal wrapped, the default), RPCLiteral and
 // RPCEncoded (the SOAP encoding of core/soapenc: xsi:type on every value,
-// SOAP arrays, multi-refs) change the WSDL and how values are written.
+// SOAP arrays, multi-refs with WithMultiRefs, the SOAP 1.2 rpc:result
+// accessor with WithRPCResult) change the WSDL and how values are written;
+// the literal styles write the same values in core/soapenc's Literal form.
 // Reading is lenient in every style, as real clients require: accessors
 // qualified or not, with or without xsi:type, arrays as SOAP arrays,
 // wrappers of items or repeated elements, values behind href/id (1.1) or
@@ -62,6 +64,9 @@
 //
 // SOAP 1.1 has no subcodes: core writes them dotted after the code
 // (Client.BadArguments).
+//
+// WithLogger logs every refusal and every error a function returns (with
+// its text, which stays on the server).
 //
 // # Clients
 //
