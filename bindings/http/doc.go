@@ -19,12 +19,17 @@
 // faults 500, except SOAP 1.2 Sender faults, which are 400 (SOAP 1.2 Part 2
 // §7.5). HTTP-level refusals are 401, 405, 413 and 415.
 //
-// A request that is not well-formed XML gets a Sender fault in the version
-// its content type names (400 for 1.2, 500 for 1.1), never an empty body:
-// the fault's reason says what was wrong.
+// A request that is not SOAP at all (an empty body, not XML, a root element
+// other than an Envelope) is answered 400 with an empty body. Once an
+// Envelope of either version has begun, whatever is wrong with it is a
+// Sender fault in that version (400 for 1.2, 500 for 1.1) whose reason says
+// what was wrong. Every refusal is logged through WithLogger.
 //
 // GET serves the SOAP 1.2 SOAP Response MEP (WithGet) and "?wsdl" for a
-// handler that is a Describer. WithBasicAuth protects every method.
+// handler that is a Describer, such as a core/rpc Service, with the address
+// set to the host the client used. WithBasicAuth protects every method.
+// NewServer returns an *http.Server with read, write, header and idle
+// timeouts set.
 //
 // # Calling
 //

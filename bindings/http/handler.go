@@ -58,6 +58,7 @@ func NewHandler(h core.Handler, opts ...Option) http.Handler {
 func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	get := r.Method == http.MethodGet && s.allow != "POST"
 	if r.Method != http.MethodPost && !get {
+		s.o.log.InfoContext(r.Context(), "soap: method not allowed", slog.String("method", r.Method))
 		w.Header().Set("Allow", s.allow)
 		http.Error(w, "method not allowed: SOAP messages are POSTed", http.StatusMethodNotAllowed)
 		return
@@ -68,6 +69,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.o.auth != nil {
 		var ok bool
 		if user, ok = s.o.auth.authenticate(ctx, r); !ok {
+			s.o.log.InfoContext(ctx, "soap: unauthorized", slog.String("remote-addr", r.RemoteAddr))
 			s.unauthorized(ctx, w, r, ct)
 			return
 		}
@@ -85,6 +87,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.max > 0 && r.ContentLength > s.max {
 		f := &core.Fault{Code: core.CodeSender, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: core.ErrTooLarge}
+		s.o.log.InfoContext(ctx, "soap: request too large", slog.Int64("content-length", r.ContentLength))
 		s.writeFault(ctx, w, nil, f, chooseVersion(r, ct, core.V11), http.StatusRequestEntityTooLarge)
 		return
 	}
@@ -115,6 +118,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v := m.Version()
 	if ct.version != 0 && ct.version != v {
 		f := &core.Fault{Code: core.CodeSender, Version: v, Reason: "a SOAP " + v.String() + " envelope must be sent as " + v.MediaType() + ", not " + ct.version.MediaType()}
+		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
 		return
 	}
@@ -124,6 +128,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Action != "" && action != "" && action != m.Action {
 		f := actionMismatch(v, m.Action, action)
+		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
 		return
 	}
