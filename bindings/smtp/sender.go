@@ -142,6 +142,10 @@ func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, err
 		}
 		var se *gosmtp.SMTPError
 		if errors.As(err, &se) && ctx.Err() == nil {
+			if se.Code == 421 && cl.reused && cmd == "MAIL" {
+				cl.close() // a pooled session the server had timed out
+				continue
+			}
 			// The server refused: the session is still good, unless the
 			// server is closing it (421).
 			if se.Code != 421 && cl.c.Reset() == nil {
