@@ -15,7 +15,7 @@ import (
 // which case the recorded outcome is delivered again.
 func (h *Handler) serveOnce(ctx context.Context, in *Incoming) (*core.Message, error) {
 	m, conv := in.Message, in.Conversation
-	release, err := h.enter(ctx, conv+"\x00"+m.ID)
+	release, err := h.enter(ctx, msgKey{conv, m.ID})
 	if err != nil {
 		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
 	}
@@ -40,24 +40,30 @@ func (h *Handler) serveOnce(ctx context.Context, in *Incoming) (*core.Message, e
 
 // enter waits until no other delivery of key is being processed in this
 // Handler, then marks key in flight; release ends that.
-func (h *Handler) enter(ctx context.Context, key string) (release func(), err error) {
+func (h *Handler) enter(ctx context.Context, key msgKey) (release func(), err error) {
 	for {
 		h.mu.Lock()
-		busy, ok := h.inflight[key]
-		if !ok {
-			done := make(chan struct{})
-			h.inflight[key] = done
+		f, busy := h.inflight[key]
+		if !busy {
+			f = &flight{}
+			h.inflight[key] = f
 			h.mu.Unlock()
 			return func() {
 				h.mu.Lock()
 				delete(h.inflight, key)
+				if f.done != nil {
+					close(f.done)
+				}
 				h.mu.Unlock()
-				close(done)
 			}, nil
 		}
+		if f.done == nil {
+			f.done = make(chan struct{})
+		}
+		done := f.done
 		h.mu.Unlock()
 		select {
-		case <-busy:
+		case <-done:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

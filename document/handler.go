@@ -69,8 +69,15 @@ type Handler struct {
 	owner string
 
 	mu       sync.Mutex
-	inflight map[string]chan struct{} // conversation + id → closed when processed
+	inflight map[msgKey]*flight // messages being processed
 }
+
+// msgKey names a received message: duplicates share it.
+type msgKey struct{ conv, id string }
+
+// flight is a message being processed; done is made (and closed when it
+// ends) only if a duplicate waits for it.
+type flight struct{ done chan struct{} }
 
 var _ core.Handler = (*Handler)(nil)
 
@@ -81,7 +88,7 @@ func NewHandler(fn HandleFunc, opts ...Option) *Handler {
 	if fn == nil {
 		panic("document: NewHandler with a nil HandleFunc")
 	}
-	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[string]chan struct{})}
+	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[msgKey]*flight)}
 }
 
 // ReceiptAction is the action of a business-level receipt (WithReceipts).
@@ -113,6 +120,9 @@ func (h *Handler) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 		}
 	}
 	conv := ConversationOf(m)
+	if conv == m.ID {
+		conv = m.ID // one string kept, not two equal ones
+	}
 	if len(m.ID) > MaxIDLen || len(conv) > MaxIDLen {
 		h.o.log.InfoContext(ctx, "document: id too long", slog.Int("id_len", len(m.ID)), slog.Int("conversation_len", len(conv)))
 		f := core.SenderFault("the message or conversation id is longer than %d bytes", MaxIDLen)
