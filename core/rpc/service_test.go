@@ -139,21 +139,39 @@ func TestServiceEncodedResponse(t *testing.T) {
 	}
 }
 
+// TestServiceEncodingFaults: a reference to a missing id and an id carried
+// twice are Sender faults with the SOAP 1.2 encoding subcodes, on the wire
+// in 1.2 (Code/Subcode) and dotted in 1.1 (Client.MissingID).
 func TestServiceEncodingFaults(t *testing.T) {
+	const enc = ` xmlns:enc="http://www.w3.org/2003/05/soap-encoding"`
 	tests := []struct {
 		name string
+		v    core.Version
 		body string
 		sub  string
 	}{
-		{"missing id", `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#nowhere"/></m:echoString>`, "MissingID"},
-		{"duplicate id", `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#a"/></m:echoString><v id="a">x</v><w id="a">y</w>`, "DuplicateID"},
+		{"missing id 1.1", core.V11, `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#nowhere"/></m:echoString>`, "MissingID"},
+		{"missing id 1.2", core.V12, `<m:echoString xmlns:m="urn:soapwire:echo"` + enc + `><s enc:ref="nowhere"/></m:echoString>`, "MissingID"},
+		{"duplicate id 1.1", core.V11, `<m:echoString xmlns:m="urn:soapwire:echo"><s href="#a"/></m:echoString><v id="a">x</v><w id="a">y</w>`, "DuplicateID"},
+		{"duplicate id 1.2", core.V12, `<m:echoString xmlns:m="urn:soapwire:echo"` + enc + `><s enc:id="a">x</s><t enc:id="a">y</t></m:echoString>`, "DuplicateID"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, f := serveRaw(t, newEchoService(rpc.WithStyle(rpc.RPCEncoded)), envelope(core.V11, tt.body))
+			out, f := serveRaw(t, newEchoService(rpc.WithStyle(rpc.RPCEncoded)), envelope(tt.v, tt.body))
 			require.NotNil(t, f)
 			assert.Equal(t, core.CodeSender, f.Code)
-			assert.True(t, f.HasSubcode(xml.Name{Space: core.EncodingStyleV12, Local: tt.sub}), "%v", f)
+			sub := xml.Name{Space: core.EncodingStyleV12, Local: tt.sub}
+			assert.True(t, f.HasSubcode(sub), "%v", f)
+			back, err := core.ReadMessage(strings.NewReader(out), core.Limits{})
+			require.NoError(t, err)
+			rf := back.Fault()
+			require.NotNil(t, rf)
+			if tt.v == core.V12 {
+				assert.Contains(t, out, "<soap:Subcode><soap:Value")
+				assert.True(t, rf.HasSubcode(sub), "on the wire: %s", out)
+			} else {
+				assert.Contains(t, out, "Client."+tt.sub)
+			}
 		})
 	}
 }
