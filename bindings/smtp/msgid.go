@@ -28,14 +28,15 @@ func MessageIDHeader(id string) string {
 	switch {
 	case id == "":
 		return ""
-	case hasPrefixFold(id, "mid:"):
-		if s, err := url.PathUnescape(id[4:]); err == nil {
-			if l, r, ok := strings.Cut(s, "@"); ok && isDotAtom(l) && isDotAtom(r) {
+	case strings.HasPrefix(id, "mid:"):
+		// Only the canonical spelling, so that IDFromMessageID gives id back.
+		if s, err := url.PathUnescape(id[4:]); err == nil && url.PathEscape(s) == id[4:] {
+			if l, r, ok := strings.Cut(s, "@"); ok && isDotAtom(l) && isDotAtom(r) && !ourDomain(r) {
 				return "<" + s + ">"
 			}
 		}
-	case hasPrefixFold(id, "urn:uuid:"):
-		if u := id[9:]; u != "" && isDotAtom(u) {
+	case strings.HasPrefix(id, "urn:uuid:"):
+		if u := id[9:]; isDotAtom(u) {
 			return "<" + u + "@" + uuidDomain + ">"
 		}
 	}
@@ -63,6 +64,12 @@ func IDFromMessageID(h string) string {
 		}
 	}
 	return "mid:" + url.PathEscape(s)
+}
+
+// ourDomain reports whether r is a right-hand side MessageIDHeader gives
+// a meaning to.
+func ourDomain(r string) bool {
+	return strings.EqualFold(r, uuidDomain) || strings.EqualFold(r, idDomain)
 }
 
 // firstMsgID returns the content of the first <…> in h, or h trimmed when

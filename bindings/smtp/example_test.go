@@ -1,0 +1,111 @@
+package smtp_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+
+	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+	"github.com/soapwire/soapwire/core"
+)
+
+// Mail a SOAP message to an embedded server and take it out of its
+// Maildir.
+func Example() {
+	dir, err := os.MkdirTemp("", "soapwire-maildir-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	mb, err := soapsmtp.OpenMaildir(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := soapsmtp.NewServer(l.Addr().String(), mb, soapsmtp.WithAddresses("orders@example.org"))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	defer func() { cancel(); <-done }()
+
+	s, err := soapsmtp.NewSender(l.Addr().String(), "shop@example.org")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	m := core.NewMessage(core.V12, core.RawBody([]byte(`<o:order xmlns:o="urn:example">42</o:order>`)))
+	m.To, m.Action = "mailto:orders@example.org", "urn:example:order"
+	if err := s.Send(ctx, m); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	r := soapsmtp.NewReceiver(mb)
+	defer r.Close()
+	d, err := r.Receive(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	got := d.Message()
+	var order struct {
+		N int `xml:",chardata"`
+	}
+	if err := got.Body().Decode(&order); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(got.Action, got.ReplyTo, got.Meta[soapsmtp.MetaFrom], order.N, got.ID == m.ID)
+	fmt.Println(d.Ack(ctx))
+	// Output:
+	// urn:example:order mailto:shop@example.org shop@example.org 42 true
+	// <nil>
+}
+
+// A mail from an ordinary mail program: the mail's headers give what the
+// envelope does not say.
+func ExampleReadMail() {
+	mail := `From: Ann <ann@example.org>
+Message-ID: <order-7@example.org>
+Content-Type: text/xml; charset=utf-8
+SOAPAction: "urn:example:order"
+
+<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
+  <s:Body><o:order xmlns:o="urn:example">7</o:order></s:Body>
+</s:Envelope>
+`
+	m, err := soapsmtp.ReadMail(strings.NewReader(mail))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Version(), m.Action)
+	fmt.Println(m.ID, m.ReplyTo)
+	fmt.Println(m.Body().Name().Local)
+	// Output:
+	// 1.1 urn:example:order
+	// mid:order-7@example.org mailto:ann@example.org
+	// order
+}
+
+// The Message-ID of a mail stands for the envelope's message id, so that
+// In-Reply-To correlates as WS-Addressing RelatesTo does.
+func ExampleMessageIDHeader() {
+	h := soapsmtp.MessageIDHeader("urn:uuid:6f1c7a3e-0c1b-4d5e-9f00-1234567890ab")
+	fmt.Println(h)
+	fmt.Println(soapsmtp.IDFromMessageID(h))
+	fmt.Println(soapsmtp.IDFromMessageID("<CAF=x7@mail.example.org>"))
+	// Output:
+	// <6f1c7a3e-0c1b-4d5e-9f00-1234567890ab@uuid.invalid>
+	// urn:uuid:6f1c7a3e-0c1b-4d5e-9f00-1234567890ab
+	// mid:CAF=x7@mail.example.org
+}
