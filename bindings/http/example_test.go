@@ -3,6 +3,7 @@ package http_test
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 
@@ -65,4 +66,39 @@ func ExampleTransport_RoundTrip_fault() {
 	f := core.FaultOf(err)
 	fmt.Println(f.Code, f.Reason, f.Remote)
 	// Output: Sender no such account true
+}
+
+// Require HTTP Basic credentials: a wrong password is refused with 401 and
+// a Client Error fault before the handler runs; the handler sees the user.
+func ExampleWithBasicAuth() {
+	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		user, _ := soaphttp.UserFromContext(ctx)
+		return m.Reply(core.RawBody([]byte(`<e:hello xmlns:e="urn:example">` + user + `</e:hello>`))), nil
+	})
+	check := soaphttp.StaticCredentials(map[string]string{"alice": "s3cret"})
+	srv := httptest.NewServer(soaphttp.NewHandler(h, soaphttp.WithBasicAuth("example", check)))
+	defer srv.Close()
+
+	for _, pass := range []string{"s3cret", "guess"} {
+		tr := soaphttp.NewTransport(srv.URL, soaphttp.WithCredentials("alice", pass))
+		reply, err := tr.RoundTrip(context.Background(), core.NewMessage(core.V11, core.RawBody([]byte(`<e:hi xmlns:e="urn:example"/>`))))
+		tr.CloseIdleConnections()
+		if err != nil {
+			var se *soaphttp.StatusError
+			errors.As(err, &se)
+			fmt.Println(se.Code, core.FaultOf(err).Reason)
+			continue
+		}
+		var out struct {
+			User string `xml:",chardata"`
+		}
+		if err := reply.Body().Decode(&out); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("hello", out.User)
+	}
+	// Output:
+	// hello alice
+	// 401 Client Error
 }
