@@ -38,8 +38,15 @@ type Correlator struct {
 	o       options
 
 	mu      sync.Mutex
-	waiters map[string]*waiter // request id → its caller
+	waiters map[string]*waiter  // request id → its caller
+	gaveUp  map[string]struct{} // ids of recent requests whose caller stopped waiting
+	ring    []string            // gaveUp in order, bounded by maxGaveUp
+	next    int                 // where the next id goes in a full ring
 }
+
+// maxGaveUp bounds how many timed-out request ids a Correlator remembers in
+// memory to tell a late reply from an unmatched one (a Store remembers more).
+const maxGaveUp = 4096
 
 type waiter struct {
 	ch   chan *core.Message // buffered: the reply is handed over without blocking
@@ -52,8 +59,9 @@ var (
 )
 
 // MetaMatch is the Meta key the Correlator sets on a message it hands to its
-// fallback: "late" (its request timed out or was sent by a process that
-// since restarted) or "unmatched" (it answers no request recorded here).
+// fallback: "late" (its request timed out, or was sent by a process that
+// since restarted and is recorded in the Store) or "unmatched" (it answers
+// no request known here).
 const MetaMatch = "document.match"
 
 // NewCorrelator returns a Correlator sending requests through out (an
@@ -61,7 +69,7 @@ const MetaMatch = "document.match"
 // replyTo, an address whose inbound side is served with the Correlator.
 // Options: WithStore, WithFallback, WithTimeout, WithLogger.
 func NewCorrelator(out core.Sender, replyTo string, opts ...Option) *Correlator {
-	return &Correlator{out: out, replyTo: replyTo, o: newOptions(opts), waiters: make(map[string]*waiter)}
+	return &Correlator{out: out, replyTo: replyTo, o: newOptions(opts), waiters: make(map[string]*waiter), gaveUp: make(map[string]struct{})}
 }
 
 // Pending returns the number of callers waiting for a reply.
@@ -147,6 +155,16 @@ func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Mess
 // expire records that the caller of request id stopped waiting, and
 // returns its *TimeoutError.
 func (c *Correlator) expire(ctx context.Context, id, conv string, sendErr error) error {
+	c.mu.Lock()
+	c.gaveUp[id] = struct{}{}
+	if len(c.ring) < maxGaveUp {
+		c.ring = append(c.ring, id)
+	} else {
+		delete(c.gaveUp, c.ring[c.next])
+		c.ring[c.next] = id
+		c.next = (c.next + 1) % maxGaveUp
+	}
+	c.mu.Unlock()
 	_ = c.track(context.WithoutCancel(ctx), conv, func(cv *Conversation) error {
 		if !expireOne(cv, id) {
 			return errSkip // a late reply settled it meanwhile
@@ -189,18 +207,20 @@ func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Mess
 		m.Envelope.Body = core.RawBody(buf.Bytes())
 	}
 	var w *waiter
+	late := false
 	if m.RelatesTo != "" {
 		c.mu.Lock()
 		if w = c.waiters[m.RelatesTo]; w != nil {
 			delete(c.waiters, m.RelatesTo)
 		}
+		_, late = c.gaveUp[m.RelatesTo]
 		c.mu.Unlock()
 	}
 	conv := ConversationOf(m)
 	if w != nil {
 		conv = w.conv
 	}
-	known := c.settle(ctx, conv, m)
+	known := c.settle(ctx, conv, m) || late
 	if w != nil {
 		w.ch <- m
 		return nil, nil

@@ -77,14 +77,16 @@ func (p Policy) Allow(addr string) error {
 		}
 		host = normalHost(u.Hostname())
 	case "http", "https", "ftp", "ftps":
-		if u.Host == "" || u.Hostname() == "" {
+		if host = normalHost(u.Hostname()); host == "" {
 			return refuse("reply address %q has no host", addr)
 		}
-		host = normalHost(u.Hostname())
 	default:
 		host = normalHost(u.Hostname())
 	}
-	bareSubject := scheme == "nats" && host == ""
+	if u.Host != "" && host == "" {
+		return refuse("reply address %q has an empty host", addr)
+	}
+	bareSubject := scheme == "nats" && u.Host == ""
 	if len(p.Hosts) > 0 && !bareSubject && (host == "" || !hostAllowed(p.Hosts, host)) {
 		return refuse("reply address host %q is not allowed", host)
 	}

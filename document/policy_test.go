@@ -67,6 +67,8 @@ func TestPolicy(t *testing.T) {
 		{"nats:replies. x", false},
 		{"nats://partner.example/replies.a", true},
 		{"nats://evil.example/replies.a", false},
+		{"nats://./replies.a", false}, // found by FuzzPolicyAllow: "." is no host
+		{"https://./", false},
 		{"pipe:1234", false}, // no host while Hosts is set
 		{"::not a uri", false},
 		{"relative/path", false},
