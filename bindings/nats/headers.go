@@ -207,6 +207,18 @@ type contentType struct {
 // parseContentType reads a SOAP media type; the string is why it is not
 // one ("" when it is).
 func parseContentType(h string) (contentType, string) {
+	// The shapes the binding writes, without a MIME parse.
+	switch {
+	case h == ct11:
+		return contentType{version: core.V11}, ""
+	case h == ct12:
+		return contentType{version: core.V12}, ""
+	case strings.HasPrefix(h, ct12+`; action="`) && strings.HasSuffix(h, `"`):
+		a := h[len(ct12)+len(`; action="`) : len(h)-1]
+		if !strings.ContainsAny(a, `"\`) {
+			return contentType{version: core.V12, action: a}, ""
+		}
+	}
 	mt, params, err := mime.ParseMediaType(h)
 	if err == mime.ErrInvalidMediaParameter {
 		// An unquoted value with characters MIME wants quoted, as in
@@ -260,16 +272,25 @@ func unquote(s string) string {
 	return s
 }
 
+// The Content-Types the binding writes.
+const (
+	ct11 = core.MediaTypeV11 + "; charset=utf-8"
+	ct12 = core.MediaTypeV12 + "; charset=utf-8"
+)
+
 // mediaType returns the Content-Type of m's version, with the action
 // parameter in 1.2.
 func mediaType(v core.Version, action string) string {
 	if v == core.V12 {
 		if action == "" {
-			return core.MediaTypeV12 + "; charset=utf-8"
+			return ct12
 		}
-		return core.MediaTypeV12 + `; charset=utf-8; action="` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(action) + `"`
+		if strings.ContainsAny(action, `"\`) {
+			action = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(action)
+		}
+		return ct12 + `; action="` + action + `"`
 	}
-	return core.MediaTypeV11 + "; charset=utf-8"
+	return ct11
 }
 
 // writeHeaders returns the headers of m in version v, sent to target (the
