@@ -48,6 +48,7 @@ type Maildir struct {
 	pid  int
 	seq  atomic.Uint64
 	sync dirSyncer
+	bufs sync.Pool // of *[]byte, for copying mails in
 
 	mu       sync.Mutex
 	queue    []string
@@ -93,8 +94,6 @@ func (m *Maildir) Deliver(r io.Reader) (string, error) {
 	return m.deliver(nil, r)
 }
 
-var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
-
 func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	name = m.uniqueName()
 	tmp := m.Path(FolderTmp, name)
@@ -113,9 +112,13 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}
-	buf := copyBufs.Get().(*[]byte)
+	buf, _ := m.bufs.Get().(*[]byte)
+	if buf == nil {
+		b := make([]byte, 32<<10)
+		buf = &b
+	}
 	_, err = io.CopyBuffer(onlyWriter{f}, r, *buf)
-	copyBufs.Put(buf)
+	m.bufs.Put(buf)
 	if err != nil {
 		return "", &readError{err}
 	}
