@@ -51,6 +51,7 @@ func buildGSOAP(t *testing.T, wsdlURL string) string {
 // SOAP 1.1 and 1.2, then serves it for our Transport to call in both
 // versions.
 func TestInteropGSOAP(t *testing.T) {
+	t.Parallel() // mostly waiting for peer processes
 	if testing.Short() {
 		t.Skip("compiles a gSOAP program (-short)")
 	}

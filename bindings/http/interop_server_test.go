@@ -128,6 +128,7 @@ func faultDetail(t *testing.T, detail []byte) (reason string, code int) {
 // (written by core/rpc), SOAP 1.1 and 1.2, and our Transport, under an
 // rpc.Client, calls every operation.
 func TestInteropNodeSoapServer(t *testing.T) {
+	t.Parallel() // mostly waiting for peer processes
 	if testing.Short() {
 		t.Skip("interop peers take seconds to start (-short)")
 	}

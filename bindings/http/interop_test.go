@@ -20,6 +20,7 @@ import (
 // single-quoted XML declaration, node-soap's 1.2 action only in the
 // Content-Type, prefixes of their own). gSOAP is TestInteropGSOAP.
 func TestInteropClients(t *testing.T) {
+	t.Parallel() // mostly waiting for peer processes
 	if testing.Short() {
 		t.Skip("interop peers take seconds to start (-short)")
 	}
