@@ -103,7 +103,7 @@ func addressingValue(raw []byte, epr bool) (string, error) {
 		}
 		switch t.Kind {
 		case xmltok.StartElement:
-			if epr && r.Depth() == 2 && t.Name.Space == NamespaceAddressing && t.Name.Local == "Address" {
+			if epr && r.Depth() == 2 && t.Name.Is(NamespaceAddressing, "Address") {
 				inAddr = true
 			}
 		case xmltok.EndElement:

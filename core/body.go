@@ -82,7 +82,7 @@ func (b Body) Name() xml.Name {
 					break
 				}
 				if t.Kind == xmltok.StartElement {
-					s.name = xml.Name{Space: t.Name.Space, Local: t.Name.Local}
+					s.name = xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}
 					break
 				}
 			}
@@ -145,6 +145,9 @@ func (b Body) tokens() (*inbound, error) {
 // start tag of each child carries xmlns attributes for every prefix in scope,
 // so QName values (xsi:type="xsd:int") can be resolved. Body implements
 // xml.TokenReader: xml.NewTokenDecoder(body) decodes it into Go values.
+//
+// Token copies every name and text into new strings; Next is the same
+// stream without copies.
 func (b Body) Token() (xml.Token, error) {
 	in, err := b.tokens()
 	if err != nil {
@@ -155,6 +158,43 @@ func (b Body) Token() (xml.Token, error) {
 		return nil, err
 	}
 	return convertToken(t, scope), nil
+}
+
+// Next returns the next token of the body's children, as Token does, but
+// without copying: its names, attribute values and text are slices of the
+// tokenizer's buffer, valid until the next call to Next or Token (copy what
+// you keep). Entity and character references are decoded; a long text comes
+// as several CharData tokens in a row. The first start tag of each child has
+// in NS every namespace binding in scope there (namespace-complete); the
+// others have the declarations made on them. It returns io.EOF after the
+// last token, and a *Fault (Sender) when the body is malformed.
+//
+// Next and Token read the same stream: use one or the other.
+func (b Body) Next() (*Token, error) {
+	in, err := b.tokens()
+	if err != nil {
+		return nil, err
+	}
+	t, scope, err := in.next()
+	if err != nil {
+		return nil, err
+	}
+	if scope != nil {
+		t.NS = scope
+	}
+	return t, nil
+}
+
+// Lookup resolves a namespace prefix in the scope of the token Next (or
+// Token) returned last: "" is the default namespace. After an EndElement
+// the scope is still the closed element's, so a QName in an element's text
+// can be resolved at its end. The URI is valid until the next call to Next.
+func (b Body) Lookup(prefix []byte) (uri []byte, ok bool) {
+	in, err := b.tokens()
+	if err != nil || in.r == nil {
+		return nil, len(prefix) == 0
+	}
+	return in.r.Lookup(prefix)
 }
 
 // Decode decodes the first child of the body into v with encoding/xml,
@@ -176,6 +216,12 @@ func (b Body) Decode(v any) error {
 
 // WriteTo copies the body's children to w as namespace-complete XML.
 func (b Body) WriteTo(w io.Writer) (int64, error) {
+	if x, ok := w.(*xmlWriter); ok {
+		// a stream body writing into the envelope's own writer: no second buffer
+		start := x.written()
+		err := b.write(x, 0, "")
+		return x.written() - start, err
+	}
 	x := newXMLWriter(w)
 	defer x.release()
 	err := b.write(x, 0, "")
@@ -224,7 +270,7 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 	case s.in != nil:
 		var env xmltok.NS // the envelope's binding, in scope where the body is written
 		if prefix != "" {
-			env = xmltok.NS{Prefix: prefix, URI: v.Namespace()}
+			env = xmltok.NS{Prefix: []byte(prefix), URI: []byte(v.Namespace())}
 		}
 		return s.in.copyTo(x, env)
 	case s.stream != nil:
@@ -296,7 +342,7 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	case xmltok.StartElement:
 		if d == in.depth+1 {
 			in.nchild++
-			if in.nchild > 1 && t.Name.Local == "Fault" && t.Name.Space == in.v.Namespace() && in.v != 0 {
+			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
 				in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"}
 				return nil, nil, in.err
 			}
@@ -327,10 +373,10 @@ func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
 		if t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
 			continue // whitespace between children is not content
 		}
-		if scope != nil && env.URI != "" {
-			kept := scope[:0:0]
+		if scope != nil && env.URI != nil {
+			kept := scope[:0]
 			for _, d := range scope {
-				if d != env {
+				if !bytes.Equal(d.Prefix, env.Prefix) || !bytes.Equal(d.URI, env.URI) {
 					kept = append(kept, d)
 				}
 			}
@@ -364,18 +410,18 @@ func convertToken(t *xmltok.Token, scope []xmltok.NS) xml.Token {
 		}
 		attrs := make([]xml.Attr, 0, len(decls)+len(t.Attr))
 		for _, d := range decls {
-			if d.Prefix == "" {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: d.URI})
+			if len(d.Prefix) == 0 {
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: string(d.URI)})
 			} else {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: d.Prefix}, Value: d.URI})
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: string(d.Prefix)}, Value: string(d.URI)})
 			}
 		}
 		for _, a := range t.Attr {
-			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: a.Name.Space, Local: a.Name.Local}, Value: a.Value})
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: string(a.Name.Space), Local: string(a.Name.Local)}, Value: string(a.Value)})
 		}
-		return xml.StartElement{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}, Attr: attrs}
+		return xml.StartElement{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}, Attr: attrs}
 	case xmltok.EndElement:
-		return xml.EndElement{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}}
+		return xml.EndElement{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}}
 	case xmltok.CharData:
 		return xml.CharData(bytes.Clone(t.Text))
 	default:

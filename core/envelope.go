@@ -79,17 +79,17 @@ func ParseHeaderBlock(raw []byte) (HeaderBlock, error) {
 			break
 		}
 	}
-	if t.Name.Space == "" {
+	if len(t.Name.Space) == 0 {
 		return HeaderBlock{}, fmt.Errorf("core: header block <%s> is not namespace-qualified", t.Name.Local)
 	}
-	b := HeaderBlock{Name: xml.Name{Space: t.Name.Space, Local: t.Name.Local}}
+	b := HeaderBlock{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}}
 	var found []Version
 	for _, v := range []Version{V11, V12} {
 		if err := b.soapAttrs(v, t.Attr); err != nil {
 			return HeaderBlock{}, err
 		}
 		for _, a := range t.Attr {
-			if a.Name.Space == v.Namespace() && isSOAPAttr(a.Name.Local) {
+			if string(a.Name.Space) == v.Namespace() && isSOAPAttr(string(a.Name.Local)) {
 				found = append(found, v)
 				break
 			}
@@ -119,17 +119,17 @@ func ParseHeaderBlock(raw []byte) (HeaderBlock, error) {
 func (b *HeaderBlock) soapAttrs(v Version, attrs []xmltok.Attr) error {
 	ns := v.Namespace()
 	for _, a := range attrs {
-		if a.Name.Space != ns {
+		if string(a.Name.Space) != ns {
 			continue
 		}
-		switch a.Name.Local {
+		switch string(a.Name.Local) {
 		case "actor":
 			if v == V11 {
-				b.Role = a.Value
+				b.Role = string(a.Value)
 			}
 		case "role":
 			if v == V12 {
-				b.Role = a.Value
+				b.Role = string(a.Value)
 			}
 		case "mustUnderstand":
 			mu, ok := parseBool(v, a.Value)
@@ -146,15 +146,15 @@ func (b *HeaderBlock) soapAttrs(v Version, attrs []xmltok.Attr) error {
 				b.Relay = relay
 			}
 		case "encodingStyle":
-			b.EncodingStyle = a.Value
+			b.EncodingStyle = string(a.Value)
 		}
 	}
 	b.as = &blockAttrs{v: v, role: b.Role, enc: b.EncodingStyle, mu: b.MustUnderstand, relay: b.Relay}
 	return nil
 }
 
-func parseBool(v Version, s string) (value, ok bool) {
-	switch trimSpace(s) {
+func parseBool(v Version, s []byte) (value, ok bool) {
+	switch string(trimSpace(s)) {
 	case "1":
 		return true, true
 	case "0":
@@ -174,7 +174,7 @@ func boolForms(v Version) string {
 	return `SOAP 1.1 allows "1" or "0"`
 }
 
-func trimSpace(s string) string {
+func trimSpace[S string | []byte](s S) S {
 	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r') {
 		s = s[1:]
 	}
@@ -290,32 +290,32 @@ func writeBlock(x *xmlWriter, b *HeaderBlock, v Version, envPrefix string) error
 		}
 	}
 	end := r.Offset()
-	x.open(t.Name.Prefix, t.Name.Local)
+	wOpen(x, t.Name.Prefix, t.Name.Local)
 	prefix := envPrefix
 	for i := 0; ; i++ {
-		if uri, ok := r.Lookup(prefix); !ok || uri == v.Namespace() {
+		if uri, ok := r.Lookup([]byte(prefix)); !ok || string(uri) == v.Namespace() {
 			break
 		}
 		prefix = fmt.Sprintf("%s%d", envPrefix, i)
 	}
 	for _, d := range t.NS {
-		x.decl(d.Prefix, d.URI)
+		wDecl(x, d.Prefix, d.URI)
 	}
 	for _, a := range t.Attr {
-		if (a.Name.Space == NamespaceV11 || a.Name.Space == NamespaceV12) && isSOAPAttr(a.Name.Local) {
+		if (string(a.Name.Space) == NamespaceV11 || string(a.Name.Space) == NamespaceV12) && isSOAPAttr(string(a.Name.Local)) {
 			continue
 		}
-		x.attr(a.Name.Prefix, a.Name.Local, a.Value)
+		wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
 	}
 	if prefix != envPrefix {
 		x.decl(prefix, v.Namespace())
-	} else if uri, ok := r.Lookup(prefix); !ok || uri != v.Namespace() {
+	} else if uri, ok := r.Lookup([]byte(prefix)); !ok || string(uri) != v.Namespace() {
 		x.decl(prefix, v.Namespace())
 	}
 	writeSOAPAttrs(x, b, v, prefix)
 	rest := b.XML[end:]
 	if end >= 2 && string(b.XML[end-2:end]) == "/>" {
-		x.close(t.Name.Prefix, t.Name.Local)
+		wClose(x, t.Name.Prefix, t.Name.Local)
 		return x.err
 	}
 	x.closeStart()

@@ -172,7 +172,7 @@ func (p *parser) readFault() (*Fault, error) {
 			continue
 		}
 		// a child of Fault
-		local, space := t.Name.Local, t.Name.Space
+		local, space := string(t.Name.Local), string(t.Name.Space)
 		if p.v == V11 && (space == "" || space == ns) {
 			switch local {
 			case "faultcode":
@@ -186,7 +186,7 @@ func (p *parser) readFault() (*Fault, error) {
 				haveCode = true
 				continue
 			case "faultstring":
-				f.Lang = attrValue(t, xmltok.XMLNamespace, "lang")
+				f.Lang = string(attrValue(t, xmltok.XMLNamespace, "lang"))
 				if f.Reason, err = p.text(); err != nil {
 					return nil, err
 				}
@@ -274,7 +274,7 @@ func (p *parser) readCode12(f *Fault) error {
 		switch {
 		case t.Kind == xmltok.EndElement && p.r.Depth() < depth:
 			return nil
-		case t.Kind == xmltok.StartElement && t.Name.Space == ns && t.Name.Local == "Value":
+		case t.Kind == xmltok.StartElement && t.Name.Is(ns, "Value"):
 			s, err := p.text()
 			if err != nil {
 				return err
@@ -293,7 +293,7 @@ func (p *parser) readCode12(f *Fault) error {
 			} else {
 				f.Subcodes = append(f.Subcodes, q)
 			}
-		case t.Kind == xmltok.StartElement && t.Name.Space == ns && t.Name.Local == "Subcode":
+		case t.Kind == xmltok.StartElement && t.Name.Is(ns, "Subcode"):
 			// descend: its Value is read by the loop
 		case t.Kind == xmltok.StartElement:
 			if err := p.skip(); err != nil {
@@ -315,8 +315,8 @@ func (p *parser) readReason(f *Fault) error {
 		switch {
 		case t.Kind == xmltok.EndElement && p.r.Depth() < depth:
 			return nil
-		case t.Kind == xmltok.StartElement && t.Name.Space == ns && t.Name.Local == "Text":
-			lang := attrValue(t, xmltok.XMLNamespace, "lang")
+		case t.Kind == xmltok.StartElement && t.Name.Is(ns, "Text"):
+			lang := string(attrValue(t, xmltok.XMLNamespace, "lang"))
 			s, err := p.text()
 			if err != nil {
 				return err
@@ -334,11 +334,11 @@ func (p *parser) readReason(f *Fault) error {
 	}
 }
 
-func attrValue(t *xmltok.Token, space, local string) string {
+func attrValue(t *xmltok.Token, space, local string) []byte {
 	for _, a := range t.Attr {
-		if a.Name.Space == space && a.Name.Local == local {
+		if a.Name.Is(space, local) {
 			return a.Value
 		}
 	}
-	return ""
+	return nil
 }

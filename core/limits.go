@@ -56,6 +56,18 @@ func (l Limits) resolved() Limits {
 	}
 }
 
+// minTokenBytes is the least bound on a single tag or comment (see
+// tokenizer).
+const minTokenBytes = 1 << 20
+
+// tokenizer returns the tokenizer's limits for resolved limits. The
+// tokenizer holds one tag or comment at a time in memory (text is streamed):
+// that is bounded by MaxHeaderBytes, the bound on what core holds, but never
+// below 1 MiB; with MaxHeaderBytes off, it is not bounded either.
 func (l Limits) tokenizer() xmltok.Limits {
-	return xmltok.Limits{MaxBytes: l.MaxBytes, MaxDepth: l.MaxDepth, MaxAttrs: l.MaxAttrs, MaxNSDecls: l.MaxNSDecls, MaxNameLen: l.MaxNameLen}
+	tok := 0
+	if l.MaxHeaderBytes > 0 {
+		tok = int(max(l.MaxHeaderBytes, minTokenBytes))
+	}
+	return xmltok.Limits{MaxBytes: l.MaxBytes, MaxDepth: l.MaxDepth, MaxAttrs: l.MaxAttrs, MaxNSDecls: l.MaxNSDecls, MaxNameLen: l.MaxNameLen, MaxTokenBytes: tok}
 }

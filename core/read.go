@@ -97,10 +97,10 @@ func (p *parser) envelope() (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Name.Local != "Envelope" {
-		return nil, p.sender("the root element is %s, not a SOAP Envelope", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+	if string(t.Name.Local) != "Envelope" {
+		return nil, p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
 	}
-	if p.v = VersionOf(t.Name.Space); p.v == 0 {
+	if p.v = versionOf(t.Name.Space); p.v == 0 {
 		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
 	}
 	env := &Envelope{Version: p.v}
@@ -109,7 +109,7 @@ func (p *parser) envelope() (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Kind == xmltok.StartElement && t.Name.Space == ns && t.Name.Local == "Header" {
+	if t.Kind == xmltok.StartElement && t.Name.Is(ns, "Header") {
 		if env.Headers, err = p.header(); err != nil {
 			return nil, err
 		}
@@ -120,10 +120,10 @@ func (p *parser) envelope() (*Envelope, error) {
 	switch {
 	case t.Kind == xmltok.EndElement:
 		return nil, p.sender("the Envelope has no Body")
-	case t.Name.Space == ns && t.Name.Local == "Header":
+	case t.Name.Is(ns, "Header"):
 		return nil, p.sender("a second Header")
-	case t.Name.Space != ns || t.Name.Local != "Body":
-		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+	case !t.Name.Is(ns, "Body"):
+		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
 	}
 	if env.Body, err = p.body(); err != nil {
 		return nil, err
@@ -168,17 +168,16 @@ func (p *parser) header() ([]HeaderBlock, error) {
 
 // block reads one header block whose start tag is t.
 func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) {
-	name := xml.Name{Space: t.Name.Space, Local: t.Name.Local}
-	if name.Space == "" {
-		return HeaderBlock{}, false, p.sender("header block <%s> is not namespace-qualified", name.Local)
+	if len(t.Name.Space) == 0 {
+		return HeaderBlock{}, false, p.sender("header block <%s> is not namespace-qualified", t.Name.Local)
 	}
-	b := HeaderBlock{Name: name}
+	b := HeaderBlock{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}}
 	if err := b.soapAttrs(p.v, t.Attr); err != nil {
 		return HeaderBlock{}, false, err
 	}
 	// 1.2 fault headers are folded into the Fault when the body is one.
-	if p.v == V12 && name.Space == NamespaceV12 && name.Local == "NotUnderstood" {
-		q := attrValue(t, "", "qname")
+	if p.v == V12 && t.Name.Is(NamespaceV12, "NotUnderstood") {
+		q := string(attrValue(t, "", "qname"))
 		if n, err := p.qname(q); err == nil {
 			p.nu = append(p.nu, n)
 		}
@@ -211,8 +210,8 @@ func (p *parser) body() (Body, error) {
 		in := &inbound{done: true, empty: true}
 		return Body{&bodySource{in: in, named: true}}, p.afterBody()
 	}
-	name := xml.Name{Space: t.Name.Space, Local: t.Name.Local}
-	if name.Space == ns && name.Local == "Fault" {
+	name := xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}
+	if t.Name.Is(ns, "Fault") {
 		p.faultStart = p.r.Offset()
 		f, err := p.readFault()
 		if err != nil {
@@ -224,7 +223,7 @@ func (p *parser) body() (Body, error) {
 			return Body{}, err
 		}
 		if t.Kind == xmltok.StartElement {
-			if t.Name.Space == ns && t.Name.Local == "Fault" {
+			if t.Name.Is(ns, "Fault") {
 				return Body{}, p.sender("two Faults in the Body")
 			}
 			return Body{}, p.sender("a Fault must be the only child of the Body")
@@ -244,10 +243,10 @@ func (p *parser) afterBody() error {
 		return err
 	}
 	if t.Kind == xmltok.StartElement {
-		if t.Name.Space == ns && t.Name.Local == "Body" {
+		if t.Name.Is(ns, "Body") {
 			return p.sender("two Bodies")
 		}
-		return p.sender("element %s after the Body (WS-I BP R1011)", qnameString(xml.Name{Space: t.Name.Space, Local: t.Name.Local}))
+		return p.sender("element %s after the Body (WS-I BP R1011)", nameString(t.Name))
 	}
 	for {
 		t, err := p.r.Next()
@@ -326,6 +325,14 @@ func (p *parser) skip() error {
 	return nil
 }
 
+// nameString renders a token's name as {space}local.
+func nameString(n xmltok.Name) string {
+	if len(n.Space) == 0 {
+		return string(n.Local)
+	}
+	return "{" + string(n.Space) + "}" + string(n.Local)
+}
+
 // qname resolves a prefixed name in the current scope.
 func (p *parser) qname(s string) (xml.Name, error) {
 	s = trimSpace(s)
@@ -336,9 +343,20 @@ func (p *parser) qname(s string) (xml.Name, error) {
 	if local == "" || strings.Contains(local, ":") {
 		return xml.Name{}, p.sender("%q is not a QName", s)
 	}
-	uri, bound := p.r.Lookup(prefix)
+	uri, bound := p.r.Lookup([]byte(prefix))
 	if !bound {
 		return xml.Name{}, p.sender("unbound prefix %q in the QName %q", prefix, s)
 	}
-	return xml.Name{Space: uri, Local: local}, nil
+	return xml.Name{Space: string(uri), Local: local}, nil
+}
+
+// versionOf is VersionOf for a token's namespace.
+func versionOf(ns []byte) Version {
+	switch string(ns) {
+	case NamespaceV11:
+		return V11
+	case NamespaceV12:
+		return V12
+	}
+	return 0
 }

@@ -9,38 +9,85 @@ import (
 )
 
 // xmlWriter is the hand-written XML writer every envelope goes through: it
-// escapes once, buffers, and never depends on encoding/xml's prefix choices.
+// escapes once, never depends on encoding/xml's prefix choices, and appends
+// straight into the destination's own buffer when it has one
+// (AvailableBuffer: a bytes.Buffer, a bufio.Writer), else into a pooled one,
+// handed over every flushAt bytes.
 type xmlWriter struct {
 	w       io.Writer
+	direct  availableBuffer // w, when it lends its buffer
 	buf     []byte
-	n       int64
+	n       int64 // bytes handed to w
 	err     error
 	pending bool // a start tag is open: ">" or "/>" not written yet
 	pooled  *[]byte
 }
 
-// writeBufs recycles the buffers of writers that flush to an io.Writer:
+// availableBuffer is a writer that lends its free space: append to
+// AvailableBuffer's result, then Write it (bytes.Buffer, bufio.Writer).
+type availableBuffer interface {
+	io.Writer
+	AvailableBuffer() []byte
+}
+
+// flushAt is how many bytes the writer gathers before handing them over.
+const flushAt = 4096
+
+// writeBufs recycles the buffers of writers to destinations that lend none:
 // allocating and zeroing 4 KiB per envelope was a large share of the cost of
 // writing a small message.
-var writeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+var writeBufs = sync.Pool{New: func() any { b := make([]byte, 0, flushAt); return &b }}
 
 // newXMLWriter returns a buffered writer to w; call release when done.
 func newXMLWriter(w io.Writer) *xmlWriter {
+	x := &xmlWriter{w: w}
+	if d, ok := w.(availableBuffer); ok {
+		x.direct = d
+		if x.lend() {
+			return x
+		}
+	}
+	x.pool()
+	return x
+}
+
+// lend points buf at the destination's free space, growing or flushing the
+// destination when it has too little. When it cannot, the writer uses a
+// pooled buffer from then on.
+func (x *xmlWriter) lend() bool {
+	b := x.direct.AvailableBuffer()
+	if cap(b) < flushAt {
+		switch d := x.direct.(type) {
+		case interface{ Grow(int) }:
+			d.Grow(flushAt)
+		case interface{ Flush() error }:
+			if err := d.Flush(); err != nil && x.err == nil {
+				x.err = err
+			}
+		}
+		b = x.direct.AvailableBuffer()
+	}
+	if cap(b) < flushAt/2 {
+		x.direct = nil
+		return false
+	}
+	x.buf = b
+	return true
+}
+
+func (x *xmlWriter) pool() {
 	bp := writeBufs.Get().(*[]byte)
-	return &xmlWriter{w: w, buf: (*bp)[:0], pooled: bp}
+	x.buf, x.pooled = (*bp)[:0], bp
 }
 
 // release returns the writer's buffer to the pool (after the final flush);
 // the writer must not be used again.
 func (x *xmlWriter) release() {
-	if x.pooled == nil {
-		return
-	}
-	if cap(x.buf) <= 64<<10 {
+	if x.pooled != nil && cap(x.buf) <= 64<<10 {
 		*x.pooled = x.buf[:0]
 		writeBufs.Put(x.pooled)
 	}
-	x.pooled, x.buf, x.w = nil, nil, nil
+	x.pooled, x.buf, x.w, x.direct = nil, nil, nil, nil
 }
 
 // newMemWriter returns a writer that keeps everything in buf (never
@@ -49,12 +96,16 @@ func newMemWriter(capacity int) *xmlWriter {
 	return &xmlWriter{buf: make([]byte, 0, capacity)}
 }
 
+// written is the number of bytes written so far, buffered ones included.
+func (x *xmlWriter) written() int64 { return x.n + int64(len(x.buf)) }
+
 func (x *xmlWriter) flushIf() {
-	if len(x.buf) >= 4096 && x.w != nil {
+	if len(x.buf) >= flushAt && x.w != nil {
 		x.flush()
 	}
 }
 
+// flush hands the buffered bytes to w.
 func (x *xmlWriter) flush() error {
 	if x.w == nil {
 		return x.err
@@ -64,8 +115,20 @@ func (x *xmlWriter) flush() error {
 		n, x.err = x.w.Write(x.buf)
 		x.n += int64(n)
 	}
-	x.buf = x.buf[:0]
+	x.reset()
 	return x.err
+}
+
+// reset gives the writer an empty buffer once its bytes were handed over:
+// the destination's free space has moved.
+func (x *xmlWriter) reset() {
+	switch {
+	case x.direct != nil && x.lend():
+	case x.pooled == nil:
+		x.pool()
+	default:
+		x.buf = x.buf[:0]
+	}
 }
 
 // Write lets a streaming body func write raw XML through the writer.
@@ -74,14 +137,15 @@ func (x *xmlWriter) Write(p []byte) (int, error) {
 	if x.err != nil {
 		return 0, x.err
 	}
-	if len(x.buf)+len(p) > 4096 && x.w != nil {
+	if len(x.buf)+len(p) > flushAt && x.w != nil {
 		if x.flush() != nil {
 			return 0, x.err
 		}
-		if len(p) >= 4096 {
+		if len(p) >= flushAt {
 			n, err := x.w.Write(p)
 			x.n += int64(n)
 			x.err = err
+			x.reset()
 			return n, err
 		}
 	}
@@ -103,10 +167,30 @@ func (x *xmlWriter) raw(s string) {
 }
 
 // open writes "<name" and leaves the tag open for attributes.
-func (x *xmlWriter) open(prefix, local string) {
+func (x *xmlWriter) open(prefix, local string) { wOpen(x, prefix, local) }
+
+// attr writes ` prefix:local="value"` into the open tag.
+func (x *xmlWriter) attr(prefix, local, value string) { wAttr(x, prefix, local, value) }
+
+// decl writes a namespace declaration into the open tag.
+func (x *xmlWriter) decl(prefix, uri string) { wDecl(x, prefix, uri) }
+
+// close ends the element: "/>" when nothing was written since open.
+func (x *xmlWriter) close(prefix, local string) { wClose(x, prefix, local) }
+
+func (x *xmlWriter) text(s string) {
+	x.closeStart()
+	x.buf = appendEscaped(x.buf, s, false)
+	x.flushIf()
+}
+
+// The writer's primitives, for names and values held as strings or as
+// slices of the tokenizer's buffer alike.
+
+func wOpen[S string | []byte](x *xmlWriter, prefix, local S) {
 	x.closeStart()
 	x.buf = append(x.buf, '<')
-	if prefix != "" {
+	if len(prefix) > 0 {
 		x.buf = append(x.buf, prefix...)
 		x.buf = append(x.buf, ':')
 	}
@@ -114,10 +198,9 @@ func (x *xmlWriter) open(prefix, local string) {
 	x.pending = true
 }
 
-// attr writes ` prefix:local="value"` into the open tag.
-func (x *xmlWriter) attr(prefix, local, value string) {
+func wAttr[S string | []byte](x *xmlWriter, prefix, local, value S) {
 	x.buf = append(x.buf, ' ')
-	if prefix != "" {
+	if len(prefix) > 0 {
 		x.buf = append(x.buf, prefix...)
 		x.buf = append(x.buf, ':')
 	}
@@ -127,16 +210,18 @@ func (x *xmlWriter) attr(prefix, local, value string) {
 	x.buf = append(x.buf, '"')
 }
 
-func (x *xmlWriter) decl(prefix, uri string) {
-	if prefix == "" {
-		x.attr("", "xmlns", uri)
-		return
+func wDecl[S string | []byte](x *xmlWriter, prefix, uri S) {
+	x.buf = append(x.buf, " xmlns"...)
+	if len(prefix) > 0 {
+		x.buf = append(x.buf, ':')
+		x.buf = append(x.buf, prefix...)
 	}
-	x.attr("xmlns", prefix, uri)
+	x.buf = append(x.buf, '=', '"')
+	x.buf = appendEscaped(x.buf, uri, true)
+	x.buf = append(x.buf, '"')
 }
 
-// close ends the element: "/>" when nothing was written since open.
-func (x *xmlWriter) close(prefix, local string) {
+func wClose[S string | []byte](x *xmlWriter, prefix, local S) {
 	if x.pending {
 		x.buf = append(x.buf, '/', '>')
 		x.pending = false
@@ -144,32 +229,12 @@ func (x *xmlWriter) close(prefix, local string) {
 		return
 	}
 	x.buf = append(x.buf, '<', '/')
-	if prefix != "" {
+	if len(prefix) > 0 {
 		x.buf = append(x.buf, prefix...)
 		x.buf = append(x.buf, ':')
 	}
 	x.buf = append(x.buf, local...)
 	x.buf = append(x.buf, '>')
-	x.flushIf()
-}
-
-func (x *xmlWriter) text(s string) {
-	x.closeStart()
-	x.buf = appendEscaped(x.buf, s, false)
-	x.flushIf()
-}
-
-func (x *xmlWriter) textBytes(b []byte) {
-	x.closeStart()
-	x.buf = appendEscaped(x.buf, b, false)
-	x.flushIf()
-}
-
-func (x *xmlWriter) comment(b []byte) {
-	x.closeStart()
-	x.buf = append(x.buf, "<!--"...)
-	x.buf = append(x.buf, b...)
-	x.buf = append(x.buf, "-->"...)
 	x.flushIf()
 }
 
@@ -192,34 +257,60 @@ func (x *xmlWriter) element(prefix, local, space, text string) {
 func (x *xmlWriter) token(t *xmltok.Token, scope []xmltok.NS) {
 	switch t.Kind {
 	case xmltok.StartElement:
-		x.open(t.Name.Prefix, t.Name.Local)
+		wOpen(x, t.Name.Prefix, t.Name.Local)
 		decls := t.NS
 		if scope != nil {
 			decls = scope
 		}
 		for _, d := range decls {
-			x.decl(d.Prefix, d.URI)
+			wDecl(x, d.Prefix, d.URI)
 		}
 		for _, a := range t.Attr {
-			x.attr(a.Name.Prefix, a.Name.Local, a.Value)
+			wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
 		}
 	case xmltok.EndElement:
-		x.close(t.Name.Prefix, t.Name.Local)
+		wClose(x, t.Name.Prefix, t.Name.Local)
 	case xmltok.CharData:
-		x.textBytes(t.Text)
+		x.closeStart()
+		x.buf = appendEscaped(x.buf, t.Text, false)
+		x.flushIf()
 	case xmltok.Comment:
-		x.comment(t.Text)
+		x.closeStart()
+		x.buf = append(x.buf, "<!--"...)
+		x.buf = append(x.buf, t.Text...)
+		x.buf = append(x.buf, "-->"...)
+		x.flushIf()
 	}
 }
 
+// escapes marks the bytes appendEscaped looks at: the markup characters, the
+// C0 controls, and every byte of a multi-byte character (to check it).
+const escapes = "" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+
 // appendEscaped escapes text or an attribute value. Characters XML 1.0 cannot
-// carry (most C0 controls, invalid UTF-8) become U+FFFD, so the output is
-// always well-formed.
+// carry (most C0 controls, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD, so
+// the output is always well-formed.
 func appendEscaped[S string | []byte](dst []byte, s S, attr bool) []byte {
 	last := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '&' && c != '<' && c != '>' && c != '"' {
+		if escapes[c] == 0 {
 			i++
 			continue
 		}

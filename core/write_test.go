@@ -226,3 +226,11 @@ func TestWriteErrorsPropagate(t *testing.T) {
 		assert.ErrorIs(t, err, errDisk)
 	}
 }
+
+// TestEscapesTable recomputes the writer's table of bytes to look at.
+func TestEscapesTable(t *testing.T) {
+	for c := range 256 {
+		want := c < 0x20 || c >= 0x80 || c == '&' || c == '<' || c == '>' || c == '"'
+		assert.Equal(t, want, core.EscapesTable[c] != 0, "byte %#x", c)
+	}
+}

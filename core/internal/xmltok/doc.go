@@ -1,9 +1,23 @@
-// Package xmltok is the core's tokenizer seam: a strict, namespace-aware pull
-// tokenizer with limits. Everything in core reads XML through Reader, so the
-// implementation behind it can be replaced (today it drives encoding/xml's
-// RawToken and adds the checks encoding/xml leaves out: unbound prefixes,
-// duplicate attributes, tag matching, DOCTYPE and processing instructions,
-// content after the root, and the limits).
+// Package xmltok is the core's XML tokenizer: a strict, namespace-aware,
+// streaming pull tokenizer written for soapwire, with the standard library
+// only.
 //
-// A Token and the slices it holds are valid until the next call to Next.
+// A Reader reads a document from an io.Reader through a bounded buffer and
+// returns one Token per call to Next. Names, attribute values and text are
+// slices of that buffer (entity and character references decoded in place),
+// valid until the next call: copy what you keep. Text and CDATA sections are
+// streamed: a text node larger than the buffer comes as several CharData
+// tokens in a row, so a body larger than memory passes through; a start tag,
+// an end tag, a comment or the XML declaration must fit in
+// Limits.MaxTokenBytes.
+//
+// It is strict: anything that is not well-formed XML 1.0 and well-formed
+// under Namespaces in XML 1.0 is an error, and so are a document type
+// declaration, a processing instruction (the XML declaration aside), content
+// after the root element, an encoding other than UTF-8 (or US-ASCII) and
+// UTF-16 with a byte order mark, and anything over the Limits. Errors are
+// *SyntaxError values and sticky.
+//
+// Writer is the matching writer: it escapes once and appends straight to the
+// destination's buffer when the destination offers one.
 package xmltok

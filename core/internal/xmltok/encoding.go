@@ -1,122 +1,124 @@
 package xmltok
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// sizeLimit counts the bytes read and fails with ErrTooLarge beyond max.
-type sizeLimit struct {
-	r   io.Reader
-	n   int64
-	max int64 // <= 0: no limit
-}
+// encodingError is a failure of the UTF-16 transcoder.
+type encodingError struct{ msg string }
 
-func (s *sizeLimit) Read(p []byte) (int, error) {
-	if s.max > 0 {
-		if s.n > s.max {
-			return 0, ErrTooLarge
-		}
-		if rest := s.max - s.n + 1; int64(len(p)) > rest {
-			p = p[:rest]
-		}
-	}
-	n, err := s.r.Read(p)
-	s.n += int64(n)
-	if s.max > 0 && s.n > s.max {
-		return n, ErrTooLarge
-	}
-	return n, err
-}
+func (e encodingError) Error() string { return "xml: " + e.msg }
 
-// decodeBOM looks at the first bytes: a UTF-8 byte order mark is dropped, a
-// UTF-16 one switches to a transcoding reader. It reports whether the input
-// was UTF-16.
-func decodeBOM(br *bufio.Reader) (io.Reader, bool) {
-	b, _ := br.Peek(3)
+// begin looks at the first bytes: a UTF-8 byte order mark is skipped, a
+// UTF-16 one puts a transcoder in front of the input.
+func (s *Reader) begin() error {
+	s.begun = true
+	s.more(3)
+	b := s.buf[s.pos:s.end]
 	switch {
 	case len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF:
-		br.Discard(3)
-		return br, false
-	case len(b) >= 2 && b[0] == 0xFE && b[1] == 0xFF:
-		br.Discard(2)
-		return &utf16Reader{r: br, big: true}, true
-	case len(b) >= 2 && b[0] == 0xFF && b[1] == 0xFE:
-		br.Discard(2)
-		return &utf16Reader{r: br}, true
+		s.pos += 3
+		s.base -= 3
+	case len(b) >= 2 && (b[0] == 0xFE && b[1] == 0xFF || b[0] == 0xFF && b[1] == 0xFE):
+		u := &utf16Reader{r: &s.cnt, big: b[0] == 0xFE, raw: make([]byte, 4096), err: s.rerr}
+		u.rn = copy(u.raw, b[2:])
+		s.src, s.utf16, s.rerr = u, true, nil
+		s.pos, s.end, s.base = 0, 0, 0
 	}
-	return br, false
+	return nil
 }
 
-// charsetReader accepts the declared encodings the input can really be in.
-func charsetReader(utf16in bool) func(string, io.Reader) (io.Reader, error) {
-	return func(label string, in io.Reader) (io.Reader, error) {
-		l := strings.ToLower(label)
-		switch {
-		case utf16in && (l == "utf-16" || l == "utf-16le" || l == "utf-16be" || l == "utf16"):
-			return in, nil // already transcoded to UTF-8
-		case l == "us-ascii" || l == "ascii":
-			return in, nil // a subset of UTF-8; non-ASCII bytes stay checked as UTF-8
-		}
-		return nil, fmt.Errorf("unsupported encoding %q (UTF-8 and UTF-16 with a byte order mark are)", label)
+// checkEncoding accepts the encodings the input can really be in.
+func (s *Reader) checkEncoding(label string) bool {
+	l := strings.ToLower(label)
+	if s.utf16 {
+		return l == "utf-16" || l == "utf-16le" || l == "utf-16be"
 	}
+	return l == "utf-8" || l == "us-ascii" || l == "ascii"
 }
 
 // utf16Reader transcodes UTF-16 to UTF-8 as it streams.
 type utf16Reader struct {
-	r   *bufio.Reader
-	big bool
-	out []byte
-	err error
+	r      io.Reader
+	big    bool
+	raw    []byte
+	rp, rn int    // raw[rp:rn] is buffered
+	err    error  // from r, once seen
+	pend   []byte // transcoded bytes that did not fit in the last Read
+	pbuf   [4]byte
 }
 
-func (u *utf16Reader) unit() (uint16, error) {
-	var b [2]byte
-	if _, err := io.ReadFull(u.r, b[:]); err != nil {
-		if err == io.ErrUnexpectedEOF {
-			return 0, fmt.Errorf("truncated UTF-16 input")
-		}
-		return 0, err
-	}
+func (u *utf16Reader) unit(i int) rune {
 	if u.big {
-		return uint16(b[0])<<8 | uint16(b[1]), nil
+		return rune(u.raw[i])<<8 | rune(u.raw[i+1])
 	}
-	return uint16(b[1])<<8 | uint16(b[0]), nil
+	return rune(u.raw[i+1])<<8 | rune(u.raw[i])
+}
+
+func (u *utf16Reader) fill() {
+	if u.err != nil {
+		return
+	}
+	u.rn = copy(u.raw, u.raw[u.rp:u.rn])
+	u.rp = 0
+	for u.rn < 4 && u.err == nil {
+		n, err := u.r.Read(u.raw[u.rn:])
+		u.rn += n
+		if err != nil {
+			u.err = err
+		} else if n == 0 {
+			u.err = io.ErrNoProgress
+		}
+	}
 }
 
 func (u *utf16Reader) Read(p []byte) (int, error) {
-	for len(u.out) < len(p) && u.err == nil {
-		c, err := u.unit()
-		if err != nil {
-			u.err = err
-			break
+	n := copy(p, u.pend)
+	u.pend = u.pend[n:]
+	for n < len(p) && len(u.pend) == 0 {
+		if u.rn-u.rp < 4 {
+			u.fill()
 		}
-		r := rune(c)
+		avail := u.rn - u.rp
+		if avail < 2 {
+			if n > 0 {
+				break
+			}
+			if avail == 1 && u.err == io.EOF {
+				return 0, encodingError{"truncated UTF-16 input"}
+			}
+			return 0, u.err
+		}
+		r := u.unit(u.rp)
+		size := 2
 		if utf16.IsSurrogate(r) {
-			c2, err := u.unit()
-			if err != nil {
-				u.err = fmt.Errorf("truncated UTF-16 surrogate pair")
-				break
+			if avail < 4 {
+				if u.err == io.EOF {
+					return n, encodingError{"truncated UTF-16 surrogate pair"}
+				}
+				if n > 0 {
+					break
+				}
+				return 0, u.err
 			}
-			r = utf16.DecodeRune(r, rune(c2))
+			r = utf16.DecodeRune(r, u.unit(u.rp+2))
 			if r == utf8.RuneError {
-				u.err = fmt.Errorf("invalid UTF-16 surrogate pair")
-				break
+				return n, encodingError{"invalid UTF-16 surrogate pair"}
 			}
+			size = 4
 		}
-		u.out = utf8.AppendRune(u.out, r)
-		if len(u.out) >= 4096 {
-			break
+		u.rp += size
+		if len(p)-n >= utf8.UTFMax || utf8.RuneLen(r) <= len(p)-n {
+			n += utf8.EncodeRune(p[n:], r)
+		} else {
+			k := utf8.EncodeRune(u.pbuf[:], r)
+			c := copy(p[n:], u.pbuf[:k])
+			n += c
+			u.pend = u.pbuf[c:k]
 		}
-	}
-	n := copy(p, u.out)
-	u.out = u.out[:copy(u.out, u.out[n:])]
-	if n == 0 && u.err != nil {
-		return 0, u.err
 	}
 	return n, nil
 }

@@ -1,4 +1,4 @@
-package xmlscan
+package xmltok
 
 import (
 	"unicode"
@@ -9,7 +9,7 @@ import (
 // references and line ends in place. Text that fills the buffer is returned
 // in pieces; a piece never ends inside a character, a reference, a CR LF
 // pair or a possible "]]>".
-func (s *Scanner) text() (*Token, error) {
+func (s *Reader) text() (*Token, error) {
 	k, w := 0, 0 // read and write offsets from pos
 	for {
 		b := s.buf[s.pos:s.end]
@@ -83,7 +83,7 @@ func (s *Scanner) text() (*Token, error) {
 // textMore is what text and cdata do when they need more input at k: read
 // more if the buffer has room; if it is full, return what was decoded (w
 // bytes, k read); if nothing was, grow it.
-func (s *Scanner) textMore(b []byte, k, w int, what string) (*Token, error, bool) {
+func (s *Reader) textMore(b []byte, k, w int, what string) (*Token, error, bool) {
 	switch {
 	case s.pos > 0 || s.end < len(s.buf):
 		if s.more(s.end - s.pos + 1) {
@@ -102,7 +102,7 @@ func (s *Scanner) textMore(b []byte, k, w int, what string) (*Token, error, bool
 }
 
 // char checks the non-ASCII character at b[k] and returns its length.
-func (s *Scanner) char(b []byte, k int) (int, error) {
+func (s *Reader) char(b []byte, k int) (int, error) {
 	if !utf8.FullRune(b[k:]) {
 		return 0, errMore
 	}
@@ -118,7 +118,7 @@ func (s *Scanner) char(b []byte, k int) (int, error) {
 
 // cdata reads the content of a CDATA section, its start already consumed,
 // like text: in pieces when it fills the buffer.
-func (s *Scanner) cdata() (*Token, error) {
+func (s *Reader) cdata() (*Token, error) {
 	k, w := 0, 0
 	for {
 		b := s.buf[s.pos:s.end]
@@ -184,7 +184,7 @@ func (s *Scanner) cdata() (*Token, error) {
 // ref decodes the reference at b[k] ('&'). complete says b holds everything
 // the reference can be part of (an attribute value): running off its end is
 // an error, not a reason to read more.
-func (s *Scanner) ref(b []byte, k int, complete bool) (rune, int, error) {
+func (s *Reader) ref(b []byte, k int, complete bool) (rune, int, error) {
 	more := func() (rune, int, error) {
 		if complete {
 			return 0, 0, s.failAt(k, nil, "invalid character entity %s (no semicolon)", b[k:])
@@ -265,7 +265,7 @@ func (s *Scanner) ref(b []byte, k int, complete bool) (rune, int, error) {
 // decodeValue decodes the references of the attribute value b[val:end] and
 // normalizes its white space (XML 1.0 §3.3.3), in place. It returns the new
 // end.
-func (s *Scanner) decodeValue(b []byte, val, end int) (int, error) {
+func (s *Reader) decodeValue(b []byte, val, end int) (int, error) {
 	v := b[:end]
 	w := val
 	for k := val; k < end; {

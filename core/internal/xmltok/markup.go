@@ -1,4 +1,4 @@
-package xmlscan
+package xmltok
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 
 // bang reads what starts with "<!": a comment or a CDATA section; anything
 // else (a document type declaration) is refused.
-func (s *Scanner) bang() (*Token, error) {
+func (s *Reader) bang() (*Token, error) {
 	const cdataStart = "<![CDATA["
 	for {
 		b := s.buf[s.pos:s.end]
@@ -46,7 +46,7 @@ func (s *Scanner) bang() (*Token, error) {
 }
 
 // comment reads a comment at pos: it must be whole in the buffer.
-func (s *Scanner) comment() (*Token, error) {
+func (s *Reader) comment() (*Token, error) {
 	for {
 		b := s.buf[s.pos:s.end]
 		j := bytes.Index(b[4:], []byte("--"))
@@ -90,7 +90,7 @@ func (s *Scanner) comment() (*Token, error) {
 
 // procInst handles "<?": the XML declaration at the very start is read and
 // checked; any other processing instruction is refused.
-func (s *Scanner) procInst() error {
+func (s *Reader) procInst() error {
 	for {
 		b := s.buf[s.pos:s.end]
 		i := 2
@@ -134,7 +134,7 @@ func (s *Scanner) procInst() error {
 // xmlDecl checks the XML declaration's content (after "<?xml", before
 // "?>"): version 1.0, then optionally an encoding the input really is in and
 // standalone (XML 1.0 §2.8).
-func (s *Scanner) xmlDecl(d []byte) error {
+func (s *Reader) xmlDecl(d []byte) error {
 	bad := func(why string) error {
 		return s.failAt(0, nil, "malformed XML declaration: %s", why)
 	}

@@ -1,16 +1,16 @@
-package xmlscan_test
+package xmltok_test
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/soapwire/soapwire/core/internal/xmlscan"
+	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
 
-func ExampleScanner() {
+func ExampleReader() {
 	doc := `<m:echo xmlns:m="urn:example" m:id="7"><text>fish &amp; chips</text></m:echo>`
-	s := xmlscan.NewScanner(strings.NewReader(doc), xmlscan.Limits{MaxDepth: 16, MaxTokenBytes: 64 << 10})
+	s := xmltok.NewReader(strings.NewReader(doc), xmltok.Limits{MaxDepth: 16, MaxTokenBytes: 64 << 10})
 	for {
 		t, err := s.Next()
 		if err == io.EOF {
@@ -21,15 +21,15 @@ func ExampleScanner() {
 			return
 		}
 		switch t.Kind {
-		case xmlscan.StartElement:
+		case xmltok.StartElement:
 			fmt.Printf("start {%s}%s", t.Name.Space, t.Name.Local)
 			for _, a := range t.Attr {
 				fmt.Printf(" {%s}%s=%s", a.Name.Space, a.Name.Local, a.Value)
 			}
 			fmt.Println()
-		case xmlscan.EndElement:
+		case xmltok.EndElement:
 			fmt.Printf("end {%s}%s\n", t.Name.Space, t.Name.Local)
-		case xmlscan.CharData:
+		case xmltok.CharData:
 			fmt.Printf("text %q\n", t.Text)
 		}
 	}

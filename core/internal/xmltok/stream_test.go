@@ -1,4 +1,4 @@
-package xmlscan_test
+package xmltok_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/soapwire/soapwire/core/internal/xmlscan"
+	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
 
 // pieceInputs are documents whose every construct crosses a small buffer's
@@ -28,7 +28,7 @@ var pieceInputs = append([]string{
 	enc16(`<a>`+strings.Repeat("€𝄞x", 300)+`</a>`, true),
 }, diffSeeds...)
 
-func TestScannerPieces(t *testing.T) {
+func TestReaderPieces(t *testing.T) {
 	for i, in := range pieceInputs {
 		want, wantErr := ourTokens([]byte(in), 0)
 		for _, chunk := range []int{1, 2, 3, 5, 8, 13, 64} {
@@ -40,9 +40,9 @@ func TestScannerPieces(t *testing.T) {
 				assert.EqualError(t, err, wantErr.Error(), "input %d in pieces of %d", i, chunk)
 			}
 		}
-		s := xmlscan.NewScanner(iotest.OneByteReader(strings.NewReader(in)), xmlscan.Limits{})
-		got, err := renderScanner(s)
-		want1, wantErr1 := render(in, xmlscan.Limits{})
+		s := xmltok.NewReader(iotest.OneByteReader(strings.NewReader(in)), xmltok.Limits{})
+		got, err := renderReader(s)
+		want1, wantErr1 := render(in, xmltok.Limits{})
 		if assert.Equal(t, wantErr1 == nil, err == nil, "input %d one byte at a time: %v", i, err) && err == nil {
 			assert.Equal(t, want1, got, "input %d one byte at a time", i)
 		}
@@ -77,13 +77,13 @@ func (r *textReader) Read(p []byte) (int, error) {
 	return k, nil
 }
 
-func TestScannerStreamsHugeText(t *testing.T) {
+func TestReaderStreamsHugeText(t *testing.T) {
 	n := int64(64 << 20)
 	if testing.Short() || raceEnabled {
 		n = 8 << 20
 	}
 	n -= n % 9
-	s := xmlscan.NewScanner(&textReader{n: n, head: "<a>", tail: "</a>"}, xmlscan.Limits{MaxTokenBytes: 1 << 10})
+	s := xmltok.NewReader(&textReader{n: n, head: "<a>", tail: "</a>"}, xmltok.Limits{MaxTokenBytes: 1 << 10})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	var text int64
@@ -94,11 +94,11 @@ func TestScannerStreamsHugeText(t *testing.T) {
 			break
 		}
 		require.NoError(t, err)
-		if tok.Kind == xmlscan.CharData {
+		if tok.Kind == xmltok.CharData {
 			text += int64(len(tok.Text))
 			pieces++
 		}
-		maxBuf = max(maxBuf, xmlscan.BufferLen(s))
+		maxBuf = max(maxBuf, xmltok.BufferLen(s))
 	}
 	runtime.ReadMemStats(&after)
 	assert.Equal(t, n/9*5, text, "every character, references decoded")
@@ -107,46 +107,46 @@ func TestScannerStreamsHugeText(t *testing.T) {
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "memory does not grow with the text")
 }
 
-func TestScannerGrowsForBigTags(t *testing.T) {
+func TestReaderGrowsForBigTags(t *testing.T) {
 	val := strings.Repeat("v", 100<<10)
 	in := `<a b="` + val + `"><!--` + val + `--></a>`
-	s := xmlscan.NewScanner(strings.NewReader(in), xmlscan.Limits{MaxTokenBytes: 101 << 10})
+	s := xmltok.NewReader(strings.NewReader(in), xmltok.Limits{MaxTokenBytes: 101 << 10})
 	tok, err := s.Next()
 	require.NoError(t, err)
 	assert.Equal(t, val, string(tok.Attr[0].Value))
-	assert.Greater(t, xmlscan.BufferLen(s), 100<<10)
+	assert.Greater(t, xmltok.BufferLen(s), 100<<10)
 	tok, err = s.Next()
 	require.NoError(t, err)
 	assert.Equal(t, val, string(tok.Text))
-	_, err = renderScanner(s)
+	_, err = renderReader(s)
 	require.NoError(t, err)
 
-	_, err = render(in, xmlscan.Limits{MaxTokenBytes: 100 << 10})
-	assert.ErrorIs(t, err, xmlscan.ErrLimit)
+	_, err = render(in, xmltok.Limits{MaxTokenBytes: 100 << 10})
+	assert.ErrorIs(t, err, xmltok.ErrLimit)
 	assert.ErrorContains(t, err, "a start tag is longer than 102400 bytes")
-	_, err = render(`<a>&#`+strings.Repeat("0", 20000)+`65;</a>`, xmlscan.Limits{MaxTokenBytes: 10000})
+	_, err = render(`<a>&#`+strings.Repeat("0", 20000)+`65;</a>`, xmltok.Limits{MaxTokenBytes: 10000})
 	assert.ErrorContains(t, err, "a reference is longer than 10000 bytes", "leading zeros are bounded too")
-	got, err := render(`<a>&#`+strings.Repeat("0", 20000)+`65;</a>`, xmlscan.Limits{MaxTokenBytes: 30000})
+	got, err := render(`<a>&#`+strings.Repeat("0", 20000)+`65;</a>`, xmltok.Limits{MaxTokenBytes: 30000})
 	require.NoError(t, err)
 	assert.Contains(t, got, `T"A"`)
 }
 
-func TestScannerReadErrors(t *testing.T) {
+func TestReaderReadErrors(t *testing.T) {
 	boom := errors.New("connection reset")
-	s := xmlscan.NewScanner(io.MultiReader(strings.NewReader("<a><b>text"), iotest.ErrReader(boom)), xmlscan.Limits{})
-	_, err := renderScanner(s)
+	s := xmltok.NewReader(io.MultiReader(strings.NewReader("<a><b>text"), iotest.ErrReader(boom)), xmltok.Limits{})
+	_, err := renderReader(s)
 	assert.ErrorIs(t, err, boom)
 	assert.ErrorContains(t, err, "reading the input: connection reset")
-	var se *xmlscan.SyntaxError
+	var se *xmltok.SyntaxError
 	require.ErrorAs(t, err, &se)
 	_, err2 := s.Next()
 	assert.Equal(t, err, err2, "errors are sticky")
 
-	s = xmlscan.NewScanner(iotest.TimeoutReader(strings.NewReader("<a>"+strings.Repeat("x", 20<<10)+"</a>")), xmlscan.Limits{})
-	_, err = renderScanner(s)
+	s = xmltok.NewReader(iotest.TimeoutReader(strings.NewReader("<a>"+strings.Repeat("x", 20<<10)+"</a>")), xmltok.Limits{})
+	_, err = renderReader(s)
 	assert.ErrorIs(t, err, iotest.ErrTimeout)
 
-	s = xmlscan.NewScanner(zeroReader{}, xmlscan.Limits{})
+	s = xmltok.NewReader(zeroReader{}, xmltok.Limits{})
 	_, err = s.Next()
 	assert.ErrorIs(t, err, io.ErrNoProgress)
 }
@@ -155,30 +155,30 @@ type zeroReader struct{}
 
 func (zeroReader) Read([]byte) (int, error) { return 0, nil }
 
-func TestScannerManyAttributes(t *testing.T) {
+func TestReaderManyAttributes(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<a xmlns:p="urn:p" xmlns:q="urn:p"`)
 	for i := range 40 {
 		fmt.Fprintf(&b, ` p:x%d="%d"`, i, i)
 	}
 	ok := b.String() + `/>`
-	_, err := render(ok, xmlscan.Limits{})
+	_, err := render(ok, xmltok.Limits{})
 	require.NoError(t, err)
 	for dup, want := range map[string]string{
 		` p:x7="again"`: "duplicate attribute p:x7",
 		` q:x7="again"`: "duplicate attribute q:x7 on <a> (the same namespace as p:x7)",
 		` xmlns:q="x"`:  "duplicate namespace declaration xmlns:q",
 	} {
-		_, err := render(b.String()+dup+`/>`, xmlscan.Limits{})
+		_, err := render(b.String()+dup+`/>`, xmltok.Limits{})
 		assert.ErrorContains(t, err, want)
 	}
 }
 
-func TestScannerReleasesBuffers(t *testing.T) {
-	s := xmlscan.NewScanner(bytes.NewReader([]byte(`<a/>`)), xmlscan.Limits{})
-	_, err := renderScanner(s)
+func TestReaderReleasesBuffers(t *testing.T) {
+	s := xmltok.NewReader(bytes.NewReader([]byte(`<a/>`)), xmltok.Limits{})
+	_, err := renderReader(s)
 	require.NoError(t, err)
-	assert.Zero(t, xmlscan.BufferLen(s), "the buffer went back to the pool at the end")
+	assert.Zero(t, xmltok.BufferLen(s), "the buffer went back to the pool at the end")
 	assert.Zero(t, s.Depth())
 	_, ok := s.Lookup([]byte("p"))
 	assert.False(t, ok)

@@ -1,4 +1,4 @@
-package xmlscan
+package xmltok
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 )
 
 // errMore says a construct runs past the buffered input.
-var errMore = errors.New("xmlscan: more input needed")
+var errMore = errors.New("xmltok: more input needed")
 
 // qname is a qualified name's position in the buffer, relative to pos.
 type qname struct {
@@ -38,7 +38,7 @@ type rawAttr struct {
 }
 
 // scanQName scans the qualified name at b[i:].
-func (s *Scanner) scanQName(b []byte, i int) (qname, error) {
+func (s *Reader) scanQName(b []byte, i int) (qname, error) {
 	q := qname{start: i, colon: -1}
 	for i < len(b) {
 		c := b[i]
@@ -102,7 +102,7 @@ func startsName(b []byte) bool {
 }
 
 // startTag reads a start tag (or an empty-element tag) at pos.
-func (s *Scanner) startTag() (*Token, error) {
+func (s *Reader) startTag() (*Token, error) {
 	if len(s.stack) == 0 && s.root {
 		return nil, s.failAt(0, nil, "content after the root element")
 	}
@@ -128,7 +128,7 @@ func (s *Scanner) startTag() (*Token, error) {
 
 // scanStart finds the parts of the start tag at pos without changing the
 // buffer, so that it can start again once more input is buffered.
-func (s *Scanner) scanStart() (n int, empty bool, err error) {
+func (s *Reader) scanStart() (n int, empty bool, err error) {
 	b := s.buf[s.pos:s.end]
 	name, err := s.scanQName(b, 1)
 	if err != nil {
@@ -243,7 +243,7 @@ func (s *Scanner) scanStart() (n int, empty bool, err error) {
 // finishStart turns the start tag scanned at pos (n bytes long) into a token:
 // it decodes the attribute values, declares the namespaces, resolves the
 // names and opens the element.
-func (s *Scanner) finishStart(n int, empty bool) (*Token, error) {
+func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	b := s.buf[s.pos : s.pos+n]
 	name := s.elemName
 	e := elem{name: len(s.names), nlen: name.end - name.start, ns: len(s.ns), nsbuf: len(s.nsbuf)}
@@ -314,7 +314,7 @@ const manyAttrs = 16
 
 // seen reports whether s.raw[i]'s qualified name is the same as an earlier
 // attribute's.
-func (s *Scanner) seen(b []byte, i int) bool {
+func (s *Reader) seen(b []byte, i int) bool {
 	a := s.raw[i]
 	qn := b[a.name.start:a.name.end]
 	if len(s.raw) <= manyAttrs {
@@ -337,7 +337,7 @@ func (s *Scanner) seen(b []byte, i int) bool {
 
 // seenExpanded returns the attribute already in s.attrs with a's namespace
 // and local name, or nil.
-func (s *Scanner) seenExpanded(a Name) *Attr {
+func (s *Reader) seenExpanded(a Name) *Attr {
 	if len(s.raw) <= manyAttrs {
 		for i := range s.attrs {
 			if o := &s.attrs[i]; o.Name.Prefix != nil && bytes.Equal(o.Name.Local, a.Local) && bytes.Equal(o.Name.Space, a.Space) {
@@ -358,7 +358,7 @@ func (s *Scanner) seenExpanded(a Name) *Attr {
 }
 
 // declare checks a namespace declaration and puts it in scope.
-func (s *Scanner) declare(b []byte, a *rawAttr) error {
+func (s *Reader) declare(b []byte, a *rawAttr) error {
 	var prefix []byte
 	if a.name.colon >= 0 {
 		prefix = a.name.local(b)
@@ -400,7 +400,7 @@ func (s *Scanner) declare(b []byte, a *rawAttr) error {
 }
 
 // endTag reads an end tag at pos.
-func (s *Scanner) endTag() (*Token, error) {
+func (s *Reader) endTag() (*Token, error) {
 	for {
 		b := s.buf[s.pos:s.end]
 		i := 2

@@ -1,4 +1,4 @@
-package xmlscan
+package xmltok
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// defaultBufSize is the buffer a Scanner starts with. Text longer than the
+// defaultBufSize is the buffer a Reader starts with. Text longer than the
 // buffer is returned in pieces; only a single tag, comment or XML declaration
 // larger than it makes it grow (up to Limits.MaxTokenBytes).
 const defaultBufSize = 8 << 10
@@ -14,7 +14,7 @@ const defaultBufSize = 8 << 10
 // maxPooled is the largest buffer returned to the pool.
 const maxPooled = 64 << 10
 
-// scratch holds a Scanner's buffers, recycled through a pool: allocating and
+// scratch holds a Reader's buffers, recycled through a pool: allocating and
 // zeroing them per document was a large share of the cost of a small one.
 type scratch struct {
 	buf   []byte
@@ -24,9 +24,12 @@ type scratch struct {
 	ns    []NS
 	attrs []Attr
 	raw   []rawAttr
+	// xmlURI is XMLNamespace, which Lookup returns for the xml prefix
+	// (allocated once per scratch, never written).
+	xmlURI []byte
 }
 
-var scratchPool = sync.Pool{New: func() any {
+var readBufs = sync.Pool{New: func() any {
 	return &scratch{
 		buf:   make([]byte, defaultBufSize),
 		names: make([]byte, 0, 256),
@@ -67,7 +70,7 @@ func (c *counter) Read(p []byte) (int, error) {
 // ends or fails (s.rerr is set then). It moves the buffered bytes to the
 // front and grows the buffer when need is larger: callers bound need. It
 // reports whether it added any byte.
-func (s *Scanner) more(need int) bool {
+func (s *Reader) more(need int) bool {
 	if s.rerr != nil {
 		return false
 	}
@@ -107,7 +110,7 @@ func (s *Scanner) more(need int) bool {
 // buffered, so that parsing it again from its start costs linear time in all.
 // It returns nil when bytes were added, else the error to report: the limit,
 // a truncation inside what, or a read error.
-func (s *Scanner) moreFor(what string) error {
+func (s *Reader) moreFor(what string) error {
 	avail := s.end - s.pos
 	if s.maxTok > 0 && avail >= s.maxTok {
 		return s.failAt(0, ErrLimit, "%s is longer than %d bytes", what, s.maxTok)
@@ -123,7 +126,7 @@ func (s *Scanner) moreFor(what string) error {
 }
 
 // readFailure is the error for input that ended, or failed, inside what.
-func (s *Scanner) readFailure(what string) error {
+func (s *Reader) readFailure(what string) error {
 	switch {
 	case s.rerr == io.EOF:
 		if len(s.stack) > 0 {

@@ -1,5 +1,5 @@
 //go:build race
 
-package xmlscan_test
+package xmltok_test
 
 const raceEnabled = true

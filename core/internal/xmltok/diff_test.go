@@ -1,4 +1,4 @@
-package xmlscan_test
+package xmltok_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/soapwire/soapwire/core/internal/xmlscan"
+	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
 
 // laxities are what encoding/xml's Decoder.Token (Strict) accepts and the
@@ -99,11 +99,11 @@ func stdTokens(in []byte) (string, error) {
 // through a buffer of that size from a reader returning at most chunk bytes
 // at a time.
 func ourTokens(in []byte, chunk int) (string, error) {
-	var s *xmlscan.Scanner
+	var s *xmltok.Reader
 	if chunk > 0 {
-		s = xmlscan.NewScannerSize(&chunkReader{b: in, n: chunk}, xmlscan.Limits{}, 4*chunk)
+		s = xmltok.NewReaderSize(&chunkReader{b: in, n: chunk}, xmltok.Limits{}, 4*chunk)
 	} else {
-		s = xmlscan.NewScanner(bytes.NewReader(in), xmlscan.Limits{})
+		s = xmltok.NewReader(bytes.NewReader(in), xmltok.Limits{})
 	}
 	var b strings.Builder
 	var text []byte
@@ -122,7 +122,7 @@ func ourTokens(in []byte, chunk int) (string, error) {
 			}
 			return b.String(), err
 		}
-		if t.Kind == xmlscan.CharData {
+		if t.Kind == xmltok.CharData {
 			if len(t.Text) == 0 {
 				return "", fmt.Errorf("an empty CharData token")
 			}
@@ -131,15 +131,15 @@ func ourTokens(in []byte, chunk int) (string, error) {
 		}
 		flush()
 		switch t.Kind {
-		case xmlscan.StartElement:
+		case xmltok.StartElement:
 			fmt.Fprintf(&b, "<{%s}%s", t.Name.Space, t.Name.Local)
 			for _, a := range t.Attr {
 				fmt.Fprintf(&b, " {%s}%s=%q", a.Name.Space, a.Name.Local, wsToSpace(string(a.Value)))
 			}
 			b.WriteString("\n")
-		case xmlscan.EndElement:
+		case xmltok.EndElement:
 			fmt.Fprintf(&b, "</{%s}%s\n", t.Name.Space, t.Name.Local)
-		case xmlscan.Comment:
+		case xmltok.Comment:
 			fmt.Fprintf(&b, "C%q\n", t.Text)
 		}
 	}

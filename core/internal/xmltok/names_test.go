@@ -1,4 +1,4 @@
-package xmlscan_test
+package xmltok_test
 
 import (
 	"encoding/xml"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/soapwire/soapwire/core/internal/xmlscan"
+	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
 
 // TestNamesCoverEncodingXML checks every non-ASCII rune: a name encoding/xml
@@ -29,13 +29,13 @@ func TestNamesCoverEncodingXML(t *testing.T) {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue
 		}
-		if !xmlscan.IsNameStart(r) {
+		if !xmltok.IsNameStart(r) {
 			refused++
 			if doc := "<" + string(r) + "/>"; stdOK(doc) {
 				t.Errorf("%U: encoding/xml accepts it to start a name, the scanner does not", r)
 			}
 		}
-		if !xmlscan.IsNameRune(r) {
+		if !xmltok.IsNameRune(r) {
 			if doc := "<a" + string(r) + "/>"; stdOK(doc) {
 				t.Errorf("%U: encoding/xml accepts it in a name, the scanner does not", r)
 			}
@@ -43,11 +43,11 @@ func TestNamesCoverEncodingXML(t *testing.T) {
 	}
 	assert.Greater(t, refused, 100000, "the check ran over what the scanner refuses")
 	for _, doc := range []string{"<é/>", "<aé/>", "<a·/>", "<𝄞/>", "<a\u0300/>"} {
-		_, err := render(doc, xmlscan.Limits{})
+		_, err := render(doc, xmltok.Limits{})
 		assert.NoError(t, err, doc)
 	}
 	for _, doc := range []string{"<\u0300/>", "<·/>", "<a\u00d7/>", "<a\u2190/>"} {
-		_, err := render(doc, xmlscan.Limits{})
+		_, err := render(doc, xmltok.Limits{})
 		assert.ErrorContains(t, err, "invalid XML name", doc)
 	}
 }
