@@ -157,6 +157,13 @@ func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// setHook sets the hook.
+func (l *logRecorder) setHook(hook func(msg string)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hook = hook
+}
+
 // count returns how many messages contained s.
 func (l *logRecorder) count(s string) int {
 	l.mu.Lock()

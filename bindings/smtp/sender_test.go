@@ -135,11 +135,11 @@ func TestSenderRetriesTemporary(t *testing.T) {
 		logs := &logRecorder{}
 		ts := startServer(t, t.TempDir(), soapsmtp.WithLogger(logs.logger()))
 		repair := breakMaildir(t, ts.dir)
-		logs.hook = func(msg string) {
+		logs.setHook(func(msg string) {
 			if strings.Contains(msg, "mail not stored") {
 				repair() // the disk is back after the first 451
 			}
-		}
+		})
 		slogs := &logRecorder{}
 		s := newSender(t, ts.addr, soapsmtp.WithRetry(5, 20*time.Millisecond), soapsmtp.WithLogger(slogs.logger()))
 		m := ping(core.V12, "again")
