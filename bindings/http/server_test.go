@@ -94,42 +94,58 @@ func TestServerClientDisconnects(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 
-	env, _, _ := strings.Cut(envelope(core.V11, "", echoBody), "hello") // half an envelope
+	// head is a request's head in version v, the action "big" asking for the
+	// 8 MiB reply.
+	head := func(v core.Version, framing string, big bool) string {
+		ct, action := ctype(v), ""
+		if big {
+			if v == core.V12 {
+				ct += `; action="big"`
+			} else {
+				action = "SOAPAction: big\r\n"
+			}
+		}
+		return "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: " + ct + "\r\n" + action + framing + "\r\n"
+	}
 	tests := []struct {
 		name string
-		send func(c net.Conn)
+		send func(c net.Conn, v core.Version)
 		wait bool // the handler starts before the client goes away
 	}{
-		{"half the headers", func(c net.Conn) { fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-") }, false},
-		{"headers, no body", func(c net.Conn) {
-			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 100000\r\n\r\n")
+		{"half the headers", func(c net.Conn, v core.Version) { fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-") }, false},
+		{"headers, no body", func(c net.Conn, v core.Version) {
+			fmt.Fprint(c, head(v, "Content-Length: 100000\r\n", false))
 		}, false},
-		{"half the body", func(c net.Conn) {
-			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 100000\r\n\r\n%s", env)
+		{"half the body", func(c net.Conn, v core.Version) {
+			half, _, _ := strings.Cut(envelope(v, "", echoBody), "hello")
+			fmt.Fprint(c, head(v, "Content-Length: 100000\r\n", false)+half)
 		}, true},
-		{"half a chunked body", func(c net.Conn) {
-			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(env), env)
+		{"half a chunked body", func(c net.Conn, v core.Version) {
+			half, _, _ := strings.Cut(envelope(v, "", echoBody), "hello")
+			fmt.Fprintf(c, "%s%x\r\n%s\r\n", head(v, "Transfer-Encoding: chunked\r\n", false), len(half), half)
 		}, true},
-		{"gone while the reply is written", func(c net.Conn) {
-			full := envelope(core.V11, "", echoBody)
-			fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: big\r\nContent-Length: %d\r\n\r\n%s", len(full), full)
+		{"gone while the reply is written", func(c net.Conn, v core.Version) {
+			full := envelope(v, "", echoBody)
+			fmt.Fprintf(c, "%s%s", head(v, fmt.Sprintf("Content-Length: %d\r\n", len(full)), true), full)
 			io.ReadFull(c, make([]byte, 4096)) // the status line and the start of the reply
 		}, true},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			baseline := baseline + 1 // this subtest's goroutine
-			for range 50 {
-				c, err := net.Dial("tcp", ln.Addr().String())
-				require.NoError(t, err)
-				tt.send(c)
-				if tt.wait {
-					<-started
+	for _, v := range []core.Version{core.V11, core.V12} {
+		for _, tt := range tests {
+			t.Run(v.String()+"/"+tt.name, func(t *testing.T) {
+				baseline := baseline + 1 // this subtest's goroutine
+				for range 25 {
+					c, err := net.Dial("tcp", ln.Addr().String())
+					require.NoError(t, err)
+					tt.send(c, v)
+					if tt.wait {
+						<-started
+					}
+					require.NoError(t, c.Close())
 				}
-				require.NoError(t, c.Close())
-			}
-			waitGoroutines(t, baseline)
-		})
+				waitGoroutines(t, baseline)
+			})
+		}
 	}
 	var after runtime.MemStats
 	runtime.GC()
