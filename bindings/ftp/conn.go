@@ -150,12 +150,17 @@ func (c *conn) do(ctx context.Context, fn func(sc *ftp.ServerConn) error) error 
 	interrupted := !stop()
 	c.end()
 	c.used = time.Now()
-	if interrupted {
+	cerr := ctx.Err()
+	if dl, ok := ctx.Deadline(); ok && err != nil && cerr == nil && !c.used.Before(dl) {
+		// The deadline, armed on the sockets, struck before ctx's timer.
+		interrupted, cerr = true, context.DeadlineExceeded
+	}
+	if interrupted || (err != nil && cerr != nil) {
 		c.broken = true
 		if err == nil {
-			return ctx.Err()
+			return cerr
 		}
-		return fmt.Errorf("%w (%w)", ctx.Err(), err)
+		return fmt.Errorf("%w (%w)", cerr, err)
 	}
 	if err != nil && !onlyReplies(err) {
 		c.broken = true

@@ -147,8 +147,8 @@ func unsafeReason(name string) string {
 // classify says what the Poller does with a name listed in its inbox, and
 // why when it skips it.
 func classify(name string) (nameKind, string) {
-	if strings.HasPrefix(name, ".") && name != "." && name != ".." && !strings.ContainsAny(name, "/\\") {
-		return nameIgnore, ""
+	if strings.HasPrefix(name, ".") && !strings.ContainsAny(name, "/\\") {
+		return nameIgnore, "" // temporary, hidden, or the folder itself and its parent
 	}
 	if reason := unsafeReason(name); reason != "" {
 		return nameSkip, reason

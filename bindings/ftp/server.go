@@ -128,24 +128,16 @@ func (s *Server) serveTLS(so *server.Options, o options) error {
 			errc <- srv.ListenAndServe()
 		}()
 		// Wait for the greeting of a first session: then goftp is serving.
-		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		err = waitGreeting(addr, s.ready, errc)
 		if err == nil {
-			select {
-			case <-s.ready:
-				c.Close()
-				s.srv, s.addr = srv, addr
-				go func() {
-					defer close(s.done)
-					if err := <-errc; err != nil && !errors.Is(err, server.ErrServerClosed) && !s.closing() {
-						o.log.Error("ftp: embedded server stopped", slog.Any("err", err))
-					}
-				}()
-				return nil
-			case err = <-errc:
-			case <-time.After(5 * time.Second):
-				err = errors.New("no greeting")
-			}
-			c.Close()
+			s.srv, s.addr = srv, addr
+			go func() {
+				defer close(s.done)
+				if err := <-errc; err != nil && !errors.Is(err, server.ErrServerClosed) && !s.closing() {
+					o.log.Error("ftp: embedded server stopped", slog.Any("err", err))
+				}
+			}()
+			return nil
 		}
 		last = err
 		if o.listen != "127.0.0.1:0" && o.listen != "localhost:0" {
@@ -202,6 +194,35 @@ func (s *Server) closing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.shut
+}
+
+// waitGreeting connects to addr until a session greets (ready closes), the
+// server fails (errc) or 5 s pass.
+func waitGreeting(addr string, ready <-chan struct{}, errc chan error) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-errc:
+			return err
+		default:
+		}
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		select {
+		case <-ready:
+			c.Close()
+			return nil
+		case err := <-errc:
+			c.Close()
+			return err
+		case <-time.After(time.Until(deadline)):
+			c.Close()
+		}
+	}
+	return errors.New("the server did not greet")
 }
 
 // trackingListener tracks the sessions' connections so Close can end them.

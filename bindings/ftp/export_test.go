@@ -1,0 +1,23 @@
+package ftp
+
+import "time"
+
+// Hooks for the black-box tests (package ftp_test) into unexported parsers.
+
+// ParseClaim reads a work-folder name.
+func ParseClaim(s string) (at time.Time, owner, name string, ok bool) {
+	c, ok := parseClaim(s)
+	return c.at, c.owner, c.name, ok
+}
+
+// FormatClaim writes a work-folder name.
+func FormatClaim(at time.Time, owner, name string) string {
+	return claim{at: at, owner: owner, name: name}.String()
+}
+
+// Classify says what the Poller does with a listed name: "accept",
+// "ignore" or "skip", and why it skips.
+func Classify(name string) (string, string) {
+	k, reason := classify(name)
+	return [...]string{"accept", "ignore", "skip"}[k], reason
+}

@@ -1,0 +1,280 @@
+package ftp_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	server "goftp.io/server/v2"
+	"goftp.io/server/v2/driver/file"
+
+	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	"github.com/soapwire/soapwire/core"
+)
+
+func TestFileName(t *testing.T) {
+	tests := []struct {
+		id, want string
+	}{
+		{"urn:uuid:4f1c7c3e-8f0b-4d7e-9a2b-1c2d3e4f5a6b", "4f1c7c3e-8f0b-4d7e-9a2b-1c2d3e4f5a6b.xml"},
+		{"URN:UUID:ABC", "ABC.xml"},
+		{"order-42_v1.2", "order-42_v1.2.xml"},
+		{"", ""}, // hash only
+		{"../../etc/passwd", ""},
+		{"a/b", ""},
+		{"-rf", ""},
+		{".hidden", ""},
+		{"trailing.", ""},
+		{"a..b", ""},
+		{"mid:colon", ""},
+		{"tab\there", ""},
+		{"ünïcode", ""},
+		{strings.Repeat("x", 500), ""},
+	}
+	seen := map[string]string{}
+	for _, tt := range tests {
+		got := soapftp.FileName(tt.id)
+		if tt.want != "" {
+			assert.Equal(t, tt.want, got, "FileName(%q)", tt.id)
+		}
+		assert.NoError(t, soapftp.CheckName(got), "FileName(%q) = %q", tt.id, got)
+		assert.True(t, strings.HasSuffix(got, soapftp.Suffix), got)
+		assert.NotContains(t, got, "..", got)
+		if other, dup := seen[got]; dup {
+			t.Errorf("FileName(%q) = FileName(%q) = %q", tt.id, other, got)
+		}
+		seen[got] = tt.id
+	}
+	// An id that had to change gets a hash: ids that differ only in the
+	// changed characters do not meet.
+	assert.NotEqual(t, soapftp.FileName("a:b"), soapftp.FileName("a/b"))
+	assert.NotEqual(t, soapftp.FileName("a_b"), soapftp.FileName("a:b"))
+}
+
+func TestCheckName(t *testing.T) {
+	tests := []struct {
+		name   string
+		reason string // "" for a safe name
+	}{
+		{"order.xml", ""},
+		{"Order 2024 #5.xml", ""},
+		{"ünïcode.xml", ""},
+		{"", "empty"},
+		{".", "directory reference"},
+		{"..", "directory reference"},
+		{"../etc/passwd.xml", "separator"},
+		{"/abs.xml", "separator"},
+		{`..\win.xml`, "separator"},
+		{"a..b.xml", `".."`},
+		{".hidden.xml", "starts with a dot"},
+		{"-rf.xml", "starts with '-'"},
+		{" lead.xml", "starts with a space"},
+		{"trail.xml ", "ends with a space"},
+		{"tab\t.xml", "control character"},
+		{"nul\x00.xml", "control character"},
+		{"crlf\r\n.xml", "control character"},
+		{"del\x7f.xml", "control character"},
+		{"c1\u0085.xml", "control character"},
+		{"ls\u2028.xml", "control character"},
+		{"bad\xff.xml", "UTF-8"},
+		{strings.Repeat("x", 197) + ".xml", "longer than"},
+	}
+	for _, tt := range tests {
+		err := soapftp.CheckName(tt.name)
+		if tt.reason == "" {
+			assert.NoError(t, err, "%q", tt.name)
+			continue
+		}
+		require.ErrorIs(t, err, soapftp.ErrUnsafeName, "%q", tt.name)
+		assert.Contains(t, err.Error(), tt.reason, "%q", tt.name)
+	}
+}
+
+// TestOddNamesOnDisk: files with names that are unsafe or unexpected sit in
+// the inbox of the embedded server; the Poller never touches them, logs
+// each once, and still delivers the good file beside them.
+func TestOddNamesOnDisk(t *testing.T) {
+	e := newEnv(t)
+	p := e.poller(t, "/odd")
+	odd := map[string]string{
+		"tab\there.xml":   "control character",
+		"bell\a.xml":      "control character",
+		"-dash.xml":       "starts with '-'",
+		" lead.xml":       "starts with a space",
+		"notes.txt":       "does not end in .xml",
+		"a..b.xml":        `contains \"..\"`,
+		"esc\x1b[31m.xml": "control character",
+	}
+	for name := range odd {
+		require.NoError(t, os.WriteFile(e.path("odd/inbox", name), []byte("x"), 0o644))
+	}
+	require.NoError(t, os.WriteFile(e.path("odd/inbox", ".partial.xml.part"), []byte("x"), 0o644))
+	good := ping(core.V11, "good")
+	e.drop(t, "odd/inbox", "good.xml", envelope(t, good))
+
+	d, err := p.Receive(ctx(t))
+	require.NoError(t, err)
+	assert.Equal(t, good.ID, d.Message().ID)
+	require.NoError(t, d.Ack(ctx(t)))
+	c, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond) // several more polls
+	_, err = p.Receive(c)
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	left := e.files(t, "odd/inbox")
+	assert.Len(t, left, len(odd)+1, "the odd files stay where they are: %q", left)
+	log := e.log.String()
+	assert.Equal(t, len(odd), strings.Count(log, "file skipped"), log)
+	for name, reason := range odd {
+		assert.Contains(t, left, name)
+		assert.Equal(t, 1, loggedName(log, name), "one log line for %q:\n%s", name, log)
+		assert.Contains(t, log, reason)
+	}
+	assert.NotContains(t, e.log.String(), "partial", "temporary files are passed over silently")
+	assert.Empty(t, e.files(t, "odd/work"))
+	assert.Empty(t, e.files(t, "odd/failed"))
+}
+
+// loggedName counts the log lines with name=<name> (slog quotes names that
+// need it).
+func loggedName(log, name string) int {
+	return strings.Count(log, "name="+strconv.Quote(name)+" ") + strings.Count(log, "name="+name+" ")
+}
+
+// hostileDriver is a file driver whose inbox listing also holds names no
+// real file can have (a hostile or broken server), and that records every
+// path a command touched.
+type hostileDriver struct {
+	server.Driver
+	fake []string
+
+	mu      sync.Mutex
+	touched []string
+}
+
+func (d *hostileDriver) record(paths ...string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.touched = append(d.touched, paths...)
+}
+
+func (d *hostileDriver) paths() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.touched...)
+}
+
+func (d *hostileDriver) ListDir(ctx *server.Context, p string, cb func(os.FileInfo) error) error {
+	if err := d.Driver.ListDir(ctx, p, cb); err != nil {
+		return err
+	}
+	if path.Base(p) == "inbox" {
+		for _, n := range d.fake {
+			if err := cb(fakeInfo{n}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *hostileDriver) Stat(ctx *server.Context, p string) (os.FileInfo, error) {
+	d.record(p)
+	return d.Driver.Stat(ctx, p)
+}
+
+func (d *hostileDriver) Rename(ctx *server.Context, from, to string) error {
+	d.record(from, to)
+	return d.Driver.Rename(ctx, from, to)
+}
+
+func (d *hostileDriver) DeleteFile(ctx *server.Context, p string) error {
+	d.record(p)
+	return d.Driver.DeleteFile(ctx, p)
+}
+
+type fakeInfo struct{ name string }
+
+func (f fakeInfo) Name() string       { return f.name }
+func (f fakeInfo) Size() int64        { return 100 }
+func (f fakeInfo) Mode() os.FileMode  { return 0o644 }
+func (f fakeInfo) ModTime() time.Time { return time.Now() }
+func (f fakeInfo) IsDir() bool        { return false }
+func (f fakeInfo) Sys() any           { return nil }
+
+// TestHostileListing: names a server lists that would leave the inbox or
+// smuggle commands (path traversal, absolute paths, backslashes, control
+// characters) are never used in a command: the Poller logs each and moves
+// on, and delivers the real file beside them.
+func TestHostileListing(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"inbox", "work", "outbox", "failed"} {
+		require.NoError(t, os.MkdirAll(path.Join(root, "ep", d), 0o755))
+	}
+	fd, err := file.NewDriver(root)
+	require.NoError(t, err)
+	fake := []string{
+		"../../etc/passwd.xml",
+		"/etc/shadow.xml",
+		`..\..\boot.ini.xml`,
+		"inbox/../../../x.xml",
+		"evil\x01.xml",
+		"nul\x00.xml",
+		"bad\xff\xfe.xml",
+		"..", // the parent folder: passed over silently
+		strings.Repeat("long", 60) + ".xml",
+	}
+	drv := &hostileDriver{Driver: fd, fake: fake}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv, err := server.NewServer(&server.Options{
+		Driver: drv, Auth: &server.SimpleAuth{Name: testUser, Password: testPass},
+		Perm: server.NewSimplePerm(testUser, testUser), Hostname: "127.0.0.1",
+		Logger: &server.DiscardLogger{},
+	})
+	require.NoError(t, err)
+	served := make(chan struct{})
+	go func() { defer close(served); srv.Serve(ln) }()
+	t.Cleanup(func() { ln.Close(); <-served })
+
+	lb := &logBuffer{}
+	c := soapftp.NewClient(ln.Addr().String(), testUser, testPass)
+	t.Cleanup(func() { c.Close() })
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithLogger(lb.logger()), soapftp.WithPollInterval(5*time.Millisecond, 10*time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+	good := ping(core.V12, "real file")
+	data := envelope(t, good)
+	require.NoError(t, os.WriteFile(path.Join(root, "ep/inbox/real.xml"), data, 0o644))
+
+	d, err := p.Receive(ctx(t))
+	require.NoError(t, err)
+	assert.Equal(t, good.ID, d.Message().ID)
+	require.NoError(t, d.Ack(ctx(t)))
+	c2, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err = p.Receive(c2)
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	for _, touched := range drv.paths() {
+		for _, f := range fake {
+			if f == ".." {
+				continue
+			}
+			assert.NotContains(t, touched, strings.Trim(path.Base(f), "/"), "a command touched %q", touched)
+		}
+		assert.True(t, strings.HasPrefix(touched, "/ep/") || touched == "/ep" || touched == "/", "a command touched %q, outside the endpoint", touched)
+	}
+	for _, reason := range []string{"path separator", "control character", "not valid UTF-8", "longer than"} {
+		assert.Contains(t, lb.String(), reason)
+	}
+	assert.Equal(t, len(fake)-1, strings.Count(lb.String(), "file skipped"), "one line per odd name but \"..\":\n%s", lb)
+}
