@@ -318,3 +318,40 @@ func jsMsg(t testing.TB, nc *nats.Conn) jetstream.JetStream {
 	require.NoError(t, err)
 	return js
 }
+
+// TestCloseGivesBackPrefetched: messages a Receiver pulled ahead and had not
+// returned when it was closed go to its successor, each delivered at most
+// once more, so a restart does not eat into WithMaxDeliveries.
+func TestCloseGivesBackPrefetched(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	createStream(t, nc, "ORDERS", false, "orders.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	pub, err := soapnats.NewPublisher(nc, "orders.new")
+	require.NoError(t, err)
+	const n = 20
+	for i := range n {
+		require.NoError(t, pub.Send(testCtx(t), doc(core.V11, "", strconv.Itoa(i))))
+	}
+	opts := []soapnats.Option{soapnats.WithAckWait(2 * time.Second), soapnats.WithPrefetch(8), soapnats.WithMaxDeliveries(2)}
+	r1, err := soapnats.NewReceiver(testCtx(t), connect(t, s), "nats:orders.new", "prefetch", opts...)
+	require.NoError(t, err)
+	d := receive(t, r1)
+	require.NoError(t, d.Ack(testCtx(t)))
+	time.Sleep(100 * time.Millisecond) // let it pull ahead
+	require.NoError(t, r1.Close())
+	_, err = r1.Receive(testCtx(t))
+	require.ErrorIs(t, err, core.ErrClosed)
+
+	r2 := newReceiver(t, connect(t, s), "nats:orders.new", "prefetch", opts...)
+	got := map[string]bool{}
+	for len(got) < n-1 {
+		d := receive(t, r2)
+		got[text(t, d.Message())] = true
+		deliveries, err := strconv.Atoi(d.Message().Meta[soapnats.MetaDeliveries])
+		require.NoError(t, err)
+		assert.LessOrEqual(t, deliveries, 2)
+		require.NoError(t, d.Ack(testCtx(t)))
+	}
+	nothing(t, r2, 300*time.Millisecond)
+}

@@ -124,19 +124,25 @@ func (r *Receiver) Stream() string { return r.stream }
 // DeadLetter returns the dead-letter subject.
 func (r *Receiver) DeadLetter() string { return r.dead }
 
+// closeRedelivery is how long after Close a message pulled ahead is
+// redelivered: long enough for the closing subscription to be gone, so the
+// server does not hand it straight back to it.
+const closeRedelivery = time.Second
+
 // onMsg runs in nats.go's delivery goroutine: it hands msg to Receive, or,
-// once the Receiver is closed, gives it back for redelivery at once.
+// once the Receiver is closed, gives it back for redelivery (to another
+// Receiver of the durable consumer, or this one's successor).
 func (r *Receiver) onMsg(msg jetstream.Msg) {
 	select {
 	case <-r.closed:
-		_ = msg.Nak()
+		_ = msg.NakWithDelay(closeRedelivery)
 		return
 	default:
 	}
 	select {
 	case r.msgs <- msg:
 	case <-r.closed:
-		_ = msg.Nak()
+		_ = msg.NakWithDelay(closeRedelivery)
 	}
 }
 
@@ -205,7 +211,8 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 }
 
 // Close stops receiving: a blocked Receive returns core.ErrClosed, messages
-// pulled ahead and not yet returned are given back for redelivery at once.
+// pulled ahead and not yet returned are given back for redelivery (after
+// a second).
 // Deliveries already returned can still be settled while the connection is
 // open; one left unsettled is redelivered after AckWait. Close is
 // idempotent.
