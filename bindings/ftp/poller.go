@@ -341,8 +341,14 @@ func (p *Poller) recoverStale(ctx context.Context) error {
 // holds reports whether one of the Poller's open deliveries has the claim.
 func (p *Poller) holds(claimName string) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	live := make([]*delivery, 0, len(p.live))
 	for d := range p.live {
+		live = append(live, d)
+	}
+	p.mu.Unlock()
+	// d.mu is taken after p.mu is released: a delivery holds d.mu while it
+	// calls into the Poller (forget), so p.mu never waits for d.mu.
+	for _, d := range live {
 		if d.claimName() == claimName {
 			return true
 		}
