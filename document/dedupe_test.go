@@ -138,8 +138,9 @@ func TestDuplicatesAcrossHandlers(t *testing.T) {
 	s := document.NewMemoryStore()
 	first := countingHandler{hold: make(chan struct{})}
 	var second countingHandler
+	var logs logBuffer
 	h1 := document.NewHandler(first.handle, document.WithStore(s))
-	h2 := document.NewHandler(second.handle, document.WithStore(s))
+	h2 := document.NewHandler(second.handle, document.WithStore(s), document.WithLogger(logs.logger()))
 	req := document.NewMessage("pipe:x", order{Qty: 1})
 	done := make(chan error, 1)
 	go func() {
@@ -152,6 +153,7 @@ func TestDuplicatesAcrossHandlers(t *testing.T) {
 	require.ErrorIs(t, err, document.ErrInFlight)
 	assert.Equal(t, core.CodeReceiver, core.FaultOf(err).Code)
 	assert.Equal(t, core.NoneAddress, m.FaultTo, "parked, not faulted to the peer")
+	assert.True(t, logs.contains("being processed elsewhere"), logs.String())
 	close(first.hold)
 	require.NoError(t, <-done)
 	reply, err := h2.ServeSOAP(testCtx(t), reread(t, req))

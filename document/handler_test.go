@@ -280,7 +280,8 @@ func TestHandlerWithoutOutbox(t *testing.T) {
 // never reach the store.
 func TestHandlerRefusesOverlongIDs(t *testing.T) {
 	s := document.NewMemoryStore()
-	h := document.NewHandler(confirm, document.WithStore(s))
+	var logs logBuffer
+	h := document.NewHandler(confirm, document.WithStore(s), document.WithLogger(logs.logger()))
 	long := strings.Repeat("x", document.MaxIDLen+1)
 	for _, opt := range []document.SendOption{document.WithMessageID(long), document.WithConversation(long)} {
 		_, err := h.ServeSOAP(testCtx(t), reread(t, document.NewMessage("pipe:x", order{Qty: 1}, opt)))
@@ -290,6 +291,7 @@ func TestHandlerRefusesOverlongIDs(t *testing.T) {
 	all, err := s.List(testCtx(t))
 	require.NoError(t, err)
 	assert.Empty(t, all)
+	assert.True(t, logs.contains("id too long"), logs.String())
 }
 
 // TestHandlerConversationState: the receiving side records what it did.
