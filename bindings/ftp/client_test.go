@@ -131,6 +131,8 @@ func TestEmbeddedFTPS(t *testing.T) {
 	assert.Contains(t, log, "cmd=AUTH params=TLS")
 	assert.Contains(t, log, "cmd=PROT params=P")
 	assert.NotContains(t, log, "Ping", "message content never in the server's command log")
+	assert.Contains(t, log, "cmd=PASS params=****")
+	assert.NotContains(t, log, testPass, "the password never in the server's log")
 
 	// A client that does not trust the certificate cannot log in.
 	bad := soapftp.NewClient(srv.Addr(), testUser, testPass, soapftp.WithTLS(&tls.Config{}))
@@ -211,5 +213,41 @@ func TestParseAddress(t *testing.T) {
 		b, err := soapftp.ParseAddress(a.String())
 		require.NoError(t, err, "round trip of %q", a.String())
 		assert.Equal(t, a, b)
+	}
+}
+
+// TestPassiveModes: data connections use EPSV by default and PASV with
+// WithEPSV(false).
+func TestPassiveModes(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		epsv      bool
+		want, not string
+	}{
+		{"EPSV", true, "cmd=EPSV", "cmd=PASV"},
+		{"PASV", false, "cmd=PASV", "cmd=EPSV"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lb := &logBuffer{}
+			debug := slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			srv, err := soapftp.StartServer(t.TempDir(), testUser, testPass, soapftp.WithLogger(debug))
+			require.NoError(t, err)
+			t.Cleanup(func() { srv.Close() })
+			c := soapftp.NewClient(srv.Addr(), testUser, testPass, soapftp.WithEPSV(tt.epsv))
+			t.Cleanup(func() { c.Close() })
+			p, err := soapftp.NewPoller(c, "/modes", soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond))
+			require.NoError(t, err)
+			t.Cleanup(func() { p.Close() })
+			require.NoError(t, p.MakeLayout(ctx(t)))
+			m := ping(core.V11, tt.name)
+			m.To = p.Address()
+			require.NoError(t, soapftp.NewSender(c).Send(ctx(t), m))
+			d, err := p.Receive(ctx(t))
+			require.NoError(t, err)
+			assert.Equal(t, tt.name, text(t, d.Message()))
+			require.NoError(t, d.Ack(ctx(t)))
+			assert.Contains(t, lb.String(), tt.want)
+			assert.NotContains(t, lb.String(), tt.not)
+		})
 	}
 }

@@ -238,7 +238,11 @@ func (p *Poller) refill(ctx context.Context) (int, error) {
 	p.mu.Unlock()
 	if due {
 		if err := p.recoverStale(ctx); err != nil {
-			return 0, err
+			if ctx.Err() != nil {
+				return 0, err
+			}
+			// The inbox may still be served; try again in a quarter lease.
+			p.o.log.WarnContext(ctx, "ftp: stale claims not checked", slog.String("folder", p.f.work), slog.Any("err", err))
 		}
 	}
 	var list []*ftp.Entry
