@@ -36,7 +36,8 @@ var _ core.Delivery = (*delivery)(nil)
 
 func (d *delivery) Message() *core.Message { return d.m }
 
-// Ack deletes the mail, or moves it to done/ WithArchive.
+// Ack removes the mail (its file is kept in tmp/ to be overwritten by a
+// later mail), or moves it to done/ WithArchive.
 func (d *delivery) Ack(ctx context.Context) error { return d.settleOnce(ctx, true, nil) }
 
 // Nack parks the mail in failed/ with its fault beside it.
@@ -85,7 +86,7 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 				err = os.Rename(work, mb.Path(FolderDone, d.name))
 			}
 		} else {
-			err = os.Remove(work)
+			err = mb.recycle(work)
 		}
 		if err != nil && !isNotExist(err) {
 			return fmt.Errorf("smtp: ack %s: %w", d.name, err)

@@ -31,6 +31,12 @@ const (
 // FaultSuffix ends the name of the fault file written beside a parked mail.
 const FaultSuffix = ".fault.xml"
 
+// maxSpares bounds the files a Maildir keeps for reuse.
+const maxSpares = 128
+
+// sparePrefix starts the names of the files kept in tmp/ for reuse.
+const sparePrefix = ".spare."
+
 // maxQueued bounds the names a Maildir remembers for its Receivers; beyond
 // it, mail is found by scanning new/.
 const maxQueued = 8192
@@ -49,6 +55,9 @@ type Maildir struct {
 	seq  atomic.Uint64
 	sync dirSyncer
 	bufs sync.Pool // of *[]byte, for copying mails in
+	// spares are files in tmp/ of acknowledged mails, reused for new ones:
+	// creating a file (an inode) costs far more than rewriting one.
+	spares chan string
 
 	mu       sync.Mutex
 	queue    []string
@@ -71,13 +80,43 @@ func OpenMaildir(dir string) (*Maildir, error) {
 	if host == "" {
 		host = "localhost"
 	}
-	return &Maildir{
+	m := &Maildir{
 		root:    dir,
 		host:    host,
 		pid:     os.Getpid(),
 		queued:  make(map[string]struct{}),
 		changed: make(chan struct{}),
-	}, nil
+		spares:  make(chan string, maxSpares),
+	}
+	if names, err := listAll(filepath.Join(dir, FolderTmp)); err == nil {
+		for _, n := range names {
+			if strings.HasPrefix(n, sparePrefix) {
+				m.addSpare(m.Path(FolderTmp, n))
+			}
+		}
+	}
+	return m, nil
+}
+
+// addSpare keeps path (in tmp/) for reuse, or removes it when there are
+// enough.
+func (m *Maildir) addSpare(path string) {
+	select {
+	case m.spares <- path:
+	default:
+		os.Remove(path)
+	}
+}
+
+// recycle removes the mail at path from its folder, keeping its file for
+// reuse.
+func (m *Maildir) recycle(path string) error {
+	spare := m.Path(FolderTmp, sparePrefix+m.uniqueName())
+	if err := os.Rename(path, spare); err != nil {
+		return err
+	}
+	m.addSpare(spare)
+	return nil
 }
 
 // Dir returns the Maildir's folder.
@@ -96,10 +135,21 @@ func (m *Maildir) Deliver(r io.Reader) (string, error) {
 
 func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	name = m.uniqueName()
-	tmp := m.Path(FolderTmp, name)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("smtp: maildir: %w", err)
+	var f *os.File
+	var tmp string
+	reused := false
+	select {
+	case spare := <-m.spares:
+		if f, err = os.OpenFile(spare, os.O_WRONLY, 0); err == nil {
+			tmp, reused = spare, true
+		}
+	default:
+	}
+	if !reused {
+		tmp = m.Path(FolderTmp, name)
+		if f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+			return "", fmt.Errorf("smtp: maildir: %w", err)
+		}
 	}
 	defer func() {
 		if err != nil {
@@ -107,8 +157,9 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 			os.Remove(tmp)
 		}
 	}()
+	w := &countingWriter{w: f}
 	if len(prefix) > 0 {
-		if _, err = f.Write(prefix); err != nil {
+		if _, err = w.Write(prefix); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}
@@ -117,10 +168,19 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 		b := make([]byte, 32<<10)
 		buf = &b
 	}
-	_, err = io.CopyBuffer(onlyWriter{f}, r, *buf)
+	_, err = io.CopyBuffer(w, r, *buf)
 	m.bufs.Put(buf)
 	if err != nil {
+		var werr *writeError
+		if errors.As(err, &werr) {
+			return "", fmt.Errorf("smtp: maildir: %w", werr.err)
+		}
 		return "", &readError{err}
+	}
+	if reused {
+		if err = f.Truncate(w.n); err != nil {
+			return "", fmt.Errorf("smtp: maildir: %w", err)
+		}
 	}
 	if err = f.Sync(); err != nil {
 		return "", fmt.Errorf("smtp: maildir: fsync: %w", err)
@@ -148,10 +208,28 @@ type readError struct{ err error }
 func (e *readError) Error() string { return "smtp: reading the mail: " + e.err.Error() }
 func (e *readError) Unwrap() error { return e.err }
 
-// onlyWriter hides ReadFrom, so CopyBuffer uses the pooled buffer.
-type onlyWriter struct{ w io.Writer }
+// countingWriter counts what it writes, and marks its errors as write
+// errors (not the reader's). It hides ReadFrom, so CopyBuffer uses the
+// pooled buffer.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
 
-func (o onlyWriter) Write(p []byte) (int, error) { return o.w.Write(p) }
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil {
+		return n, &writeError{err}
+	}
+	return n, nil
+}
+
+// writeError is a failure to write the Maildir.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
 
 // uniqueName returns a Maildir name: seconds, then microseconds, pid,
 // a counter and random bits, then the host. Names sort by time.
@@ -255,18 +333,23 @@ func (m *Maildir) queueLen() int {
 // listNames returns the sorted names of the files in dir, leaving out
 // dot files.
 func listNames(dir string) ([]string, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
+	names, err := listAll(dir)
 	if err != nil {
 		return nil, err
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
 	slices.Sort(names)
 	return names, nil
+}
+
+// listAll returns the names in dir.
+func listAll(dir string) ([]string, error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
 }
 
 // cleanTmp removes files in tmp/ older than 36 hours (the Maildir

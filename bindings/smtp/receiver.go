@@ -19,7 +19,9 @@ import (
 // Receive claims the oldest mail in new/ by locking it (flock) and renaming
 // it into work/, so that Receivers in any number of processes never take
 // the same mail; the lock is held until the delivery is settled. Ack
-// deletes the mail (or, WithArchive, moves it to done/); Nack parks it in
+// removes the mail (its file is kept in tmp/ and overwritten by a later
+// mail: creating files is what costs most) or, WithArchive, moves it to
+// done/; Nack parks it in
 // failed/ with a NAME.fault.xml beside it holding the fault and the cause.
 // A mail that is not a SOAP message (see ReadMail) is parked the same way
 // by Receive itself, which goes on to the next mail.

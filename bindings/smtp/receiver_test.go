@@ -343,3 +343,43 @@ func TestReceivedMeta(t *testing.T) {
 	assert.Contains(t, m.Meta[soapsmtp.MetaQueuedAs], got[soapsmtp.MetaFile])
 	require.NoError(t, d.Ack(ctxT(t)))
 }
+
+// TestAckReusesTheFile: an acknowledged mail's file is kept in tmp/ and
+// overwritten by the next mail, which then holds exactly its own bytes
+// (none of the longer mail before it).
+func TestAckReusesTheFile(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	s := newSender(t, ts.addr)
+	r := newReceiver(t, ts.mb)
+	big := ping(core.V12, strings.Repeat("long ", 2000))
+	big.To = ts.mailto
+	require.NoError(t, s.Send(ctxT(t), big))
+	d, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	require.NoError(t, d.Ack(ctxT(t)))
+	spares := files(t, ts.dir, soapsmtp.FolderTmp)
+	require.Len(t, spares, 1, "the file is kept for reuse")
+	spare, err := os.Stat(filepath.Join(ts.dir, soapsmtp.FolderTmp, spares[0]))
+	require.NoError(t, err)
+
+	ids := sendN(t, s, ts, 1)
+	assert.Empty(t, files(t, ts.dir, soapsmtp.FolderTmp), "the spare was used")
+	names := files(t, ts.dir, soapsmtp.FolderNew)
+	require.Len(t, names, 1)
+	reused, err := os.Stat(filepath.Join(ts.dir, soapsmtp.FolderNew, names[0]))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(spare, reused), "the same file holds the new mail")
+	assert.Less(t, reused.Size(), spare.Size(), "truncated to the new mail")
+	d, err = r.Receive(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, ids[0], d.Message().ID)
+	assert.Equal(t, "0", bodyText(t, d.Message()))
+	require.NoError(t, d.Ack(ctxT(t)))
+
+	// A Maildir opened later (a restarted process) reuses the spares it finds.
+	mb, err := soapsmtp.OpenMaildir(ts.dir)
+	require.NoError(t, err)
+	_, err = mb.Deliver(strings.NewReader("Content-Type: text/xml\n\n" + envelope11))
+	require.NoError(t, err)
+	assert.Empty(t, files(t, ts.dir, soapsmtp.FolderTmp))
+}
