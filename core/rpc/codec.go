@@ -44,64 +44,15 @@ func encodeWrapper(b *bytes.Buffer, c *config, v core.Version, wrapper xml.Name,
 	return enc.EncodeParts(b, wrapper, parts...)
 }
 
-// knownEncoding reports whether an encodingStyle attribute value names an
-// encoding this package reads: the SOAP encoding of either version or
-// "none". A list is accepted when any of its URIs is known.
-func knownEncoding(list string) bool {
-	for _, u := range strings.Fields(list) {
-		switch u {
-		case core.EncodingStyleV11, core.EncodingStyleV12, core.EncodingStyleNone:
-			return true
-		}
-	}
-	return false
-}
-
-// styleFilter passes a body's tokens through and notes an encodingStyle
-// attribute this package does not know on the wrapper or its accessors.
-type styleFilter struct {
-	r       xml.TokenReader
-	depth   int
-	unknown string
-}
-
-func (f *styleFilter) Token() (xml.Token, error) {
-	t, err := f.r.Token()
-	if err != nil {
-		return t, err
-	}
-	switch t := t.(type) {
-	case xml.StartElement:
-		f.depth++
-		if f.depth <= 2 && f.unknown == "" {
-			for _, a := range t.Attr {
-				if a.Name.Local == "encodingStyle" && (a.Name.Space == core.NamespaceV11 || a.Name.Space == core.NamespaceV12) &&
-					!knownEncoding(a.Value) {
-					f.unknown = a.Value
-				}
-			}
-		}
-	case xml.EndElement:
-		f.depth--
-	}
-	return t, nil
-}
-
 // readWrapper reads the body's main element (the operation or response
 // wrapper) as a SOAP-encoding tree; literal values read as well, led by the
 // Go types.
 func readWrapper(body core.Body, v core.Version) (*soapenc.Element, error) {
-	f := &styleFilter{r: body}
-	d := soapenc.NewDecoder(f)
+	// soapenc refuses an encodingStyle it does not know on any element
+	// (SubcodeDataEncodingUnknown); core.Body hands it tokens without copies.
+	d := soapenc.NewDecoder(body)
 	d.Version = 0 // read both 1.1 href/id and 1.2 ref/id: clients mix them up
 	el, err := d.ReadBody()
-	if f.unknown != "" {
-		return nil, &core.Fault{
-			Code:    core.CodeDataEncodingUnknown,
-			Version: v,
-			Reason:  "unknown encodingStyle " + f.unknown,
-		}
-	}
 	if err != nil {
 		return nil, argsFault(v, err)
 	}

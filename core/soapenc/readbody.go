@@ -114,6 +114,8 @@ type builder struct {
 	refs                         []*Element
 	raw                          bool       // reading RawTokens of a fresh *xml.Decoder
 	rawNames                     []xml.Name // raw mode: the open elements' names as written
+	attrs                        []xml.Attr // Next mode: scratch for a start tag's attributes
+	strs                         map[string]string
 }
 
 func (b *builder) newElement() *Element {
@@ -126,6 +128,9 @@ func (b *builder) newElement() *Element {
 }
 
 func (b *builder) read() error {
+	if nr, ok := b.d.r.(nextReader); ok {
+		return b.readNext(nr) // see nexttoken.go
+	}
 	next := b.d.r.Token
 	if x, ok := b.d.r.(*xml.Decoder); ok && x.InputOffset() == 0 {
 		b.raw, next = true, x.RawToken // see rawtoken.go
@@ -133,10 +138,7 @@ func (b *builder) read() error {
 	for {
 		tok, err := next()
 		if err == io.EOF {
-			if b.cur != nil {
-				return io.ErrUnexpectedEOF
-			}
-			return nil
+			return b.eof()
 		}
 		if err != nil {
 			return err
@@ -160,22 +162,43 @@ func (b *builder) read() error {
 					return err
 				}
 			}
-			if b.cur.first == nil && len(b.text) > 0 {
-				b.cur.text = string(b.text)
-			}
-			b.text = b.text[:0]
-			b.scope = b.cur.parentScope()
-			b.cur = b.cur.parent
-			b.depth--
+			b.end()
 		case xml.CharData:
-			if e := b.cur; e != nil && e.first == nil {
-				if b.bytes += len(t); b.bytes > b.maxBytes {
-					return errorf(SubcodeLimit, "body text exceeds %d bytes", b.maxBytes)
-				}
-				b.text = append(b.text, t...) // the text of b.cur, kept until it ends
+			if err := b.chars(t); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// eof checks that no element is left open at the end of the input.
+func (b *builder) eof() error {
+	if b.cur != nil {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+
+// end closes the element open.
+func (b *builder) end() {
+	if b.cur.first == nil && len(b.text) > 0 {
+		b.cur.text = string(b.text)
+	}
+	b.text = b.text[:0]
+	b.scope = b.cur.parentScope()
+	b.cur = b.cur.parent
+	b.depth--
+}
+
+// chars keeps the text of an element that has no child elements (yet).
+func (b *builder) chars(t []byte) error {
+	if e := b.cur; e != nil && e.first == nil {
+		if b.bytes += len(t); b.bytes > b.maxBytes {
+			return errorf(SubcodeLimit, "body text exceeds %d bytes", b.maxBytes)
+		}
+		b.text = append(b.text, t...) // the text of b.cur, kept until it ends
+	}
+	return nil
 }
 
 func (b *builder) start(t xml.StartElement) error {
@@ -317,14 +340,20 @@ func (b *builder) start(t xml.StartElement) error {
 	return nil
 }
 
-// knownStyle reports whether an encodingStyle value starts with a URI this
-// package decodes (or the 1.2 "none" URI).
+// knownStyle reports whether an encodingStyle value (a list of URIs) names
+// a rule this package decodes: the SOAP 1.1 encoding (or a URI under it),
+// the SOAP 1.2 encoding, or the SOAP 1.2 "none" URI.
 func knownStyle(v string) bool {
 	f := strings.Fields(v)
 	if len(f) == 0 {
 		return true
 	}
-	return strings.HasPrefix(f[0], NamespaceV11) || f[0] == NamespaceV12 || f[0] == EncodingStyleNone
+	for _, u := range f { // a list: any rule this package knows will do
+		if strings.HasPrefix(u, NamespaceV11) || u == NamespaceV12 || u == EncodingStyleNone {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve links every reference to its element. A reference to a
