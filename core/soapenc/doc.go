@@ -63,7 +63,9 @@
 //
 // A Decoder reads a body's children from an xml.TokenReader that yields
 // namespace-resolved tokens, as (*xml.Decoder).Token does, and io.EOF at the
-// end of the body. ReadBody reads every token into a bounded tree of
+// end of the body. A core.Body is read through its Next method (tokens
+// without copies), and an *xml.Decoder nothing has been read from with
+// RawToken, the Decoder resolving prefixes itself; the tree is the same. ReadBody reads every token into a bounded tree of
 // Elements (MaxNodes, MaxDepth, MaxBytes), keeping its own scope of
 // namespace declarations to resolve QName values (xsi:type, arrayType,
 // xsd:QName content). It then links references in any order (1.1 href="#x"
