@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -282,4 +283,48 @@ func TestServiceLogs(t *testing.T) {
 	_, f := serveRaw(t, svc, op("add", "<a>1</a><b>2</b>"))
 	require.Nil(t, f)
 	assert.Empty(t, logs.String(), "a good call logs nothing")
+}
+
+// TestServiceArraySizes: a declared array size is never allocated: an
+// absurd size is a BadArguments fault, a size above what is sent reads the
+// items sent, both with little memory.
+func TestServiceArraySizes(t *testing.T) {
+	const enc11 = ` xmlns:se="http://schemas.xmlsoap.org/soap/encoding/" xmlns:xsd="http://www.w3.org/2001/XMLSchema"`
+	const enc12 = ` xmlns:e="http://www.w3.org/2003/05/soap-encoding" xmlns:xsd="http://www.w3.org/2001/XMLSchema"`
+	sum := func(attrs, decls string) string {
+		return `<m:sum xmlns:m="urn:soapwire:echo"` + decls + `><values ` + attrs + `><i>1</i><i>2</i></values></m:sum>`
+	}
+	tests := []struct {
+		name string
+		v    core.Version
+		body string
+		want string // the sum, or "" for a BadArguments fault
+	}{
+		{"1.1 absurd size", core.V11, sum(`se:arrayType="xsd:int[2147483647]"`, enc11), ""},
+		{"1.1 absurd product", core.V11, sum(`se:arrayType="xsd:int[65536,65536]"`, enc11), ""},
+		{"1.2 absurd size", core.V12, sum(`e:itemType="xsd:int" e:arraySize="2147483647"`, enc12), ""},
+		{"1.1 more declared than sent", core.V11, sum(`se:arrayType="xsd:int[1000000]"`, enc11), "3"},
+		{"1.2 more declared than sent", core.V12, sum(`e:itemType="xsd:int" e:arraySize="1000000"`, enc12), "3"},
+		{"1.1 fewer declared than sent", core.V11, sum(`se:arrayType="xsd:int[1]"`, enc11), ""},
+	}
+	svc := newEchoService(rpc.WithStyle(rpc.RPCEncoded))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out string
+			var f *core.Fault
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			out, f = serveRaw(t, svc, envelope(tt.v, tt.body))
+			runtime.ReadMemStats(&after)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated")
+			if tt.want == "" {
+				require.NotNil(t, f, out)
+				assert.True(t, f.HasSubcode(badArguments), "%v", f)
+				return
+			}
+			require.Nil(t, f, "%v", f)
+			assert.Contains(t, out, ">"+tt.want+"</return>")
+		})
+	}
 }
