@@ -200,6 +200,11 @@ func TestParseAddress(t *testing.T) {
 		{"ftp://h/a%00b", "", "", true},
 		{"ftp:///x", "", "", true},
 		{"::", "", "", true},
+		{"ftp://::", "", "", true}, // found by FuzzParseAddress
+		{"ftp://h:0/x", "", "", true},
+		{"ftp://h:99999/x", "", "", true},
+		{"ftp://-h/x", "", "", true},
+		{"ftp://h%20x/x", "", "", true},
 	}
 	for _, tt := range tests {
 		a, err := soapftp.ParseAddress(tt.in)

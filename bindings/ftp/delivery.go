@@ -154,8 +154,14 @@ func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 	work := path.Join(p.f.work, cl.String())
 	err := p.c.once(ctx, func(sc *ftp.ServerConn) error { return sc.Rename(path.Join(p.f.inbox, e.name), work) })
 	if err != nil {
-		if onlyReplies(err) && isFileUnavailable(err) {
-			return nil, nil // another Poller claimed it first, or it is gone
+		if onlyReplies(err) && replyCode(err) == 550 {
+			return nil, errLost // another Poller claimed it first, or it is gone
+		}
+		if onlyReplies(err) {
+			// The server refuses to move it (permissions, a busy file):
+			// leave it, say so once, and try again on a later listing.
+			p.skip(ctx, p.f.inbox, e.name, "the server refused to move it to the work folder: "+err.Error())
+			return nil, errLost
 		}
 		return nil, fmt.Errorf("claim %s: %w", e.name, err)
 	}

@@ -52,6 +52,8 @@ type Poller struct {
 	interval  time.Duration
 	recovered time.Time
 	skipped   map[string]struct{}
+	listed    int  // files the last listing queued
+	progress  bool // one of them was taken or parked
 	live      map[*delivery]struct{}
 	renewing  bool
 }
@@ -149,6 +151,13 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 		}
 		e, ok := p.pop()
 		if !ok {
+			if p.fruitless() {
+				// Every file of the last listing was lost to other Pollers
+				// or refused: wait before listing again, do not spin.
+				if err := p.wait(ctx); err != nil {
+					return nil, err
+				}
+			}
 			n, err := p.refill(ctx)
 			if err != nil {
 				return nil, p.fail(ctx, err)
@@ -161,6 +170,12 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 			continue
 		}
 		d, err := p.take(ctx, e)
+		if errors.Is(err, errLost) {
+			continue
+		}
+		p.mu.Lock()
+		p.progress = true
+		p.mu.Unlock()
 		if err != nil {
 			return nil, p.fail(ctx, err)
 		}
@@ -168,6 +183,17 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 			return d, nil
 		}
 	}
+}
+
+// errLost: another Poller claimed the file first, or it is gone.
+var errLost = errors.New("ftp: claim lost to another poller")
+
+// fruitless reports whether the last listing found files but none could be
+// claimed.
+func (p *Poller) fruitless() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.listed > 0 && !p.progress
 }
 
 // stopped returns the error Receive ends with once ctx is done or the
@@ -273,6 +299,7 @@ func (p *Poller) refill(ctx context.Context) (int, error) {
 	rand.Shuffle(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] })
 	p.mu.Lock()
 	p.queue = append(p.queue, found...)
+	p.listed, p.progress = len(found), false
 	if len(found) > 0 {
 		p.interval = p.o.pollMin
 	}

@@ -66,7 +66,10 @@ func TestSendRefusals(t *testing.T) {
 		{"ftp://" + e.srv.Addr() + "/a/../../etc", soapftp.ErrAddress},
 		{"ftp://" + e.srv.Addr() + "/a%0d%0aDELE%20x", soapftp.ErrAddress},
 		{"ftp://example.org/drop", soapftp.ErrForeignServer},
-		{"ftp://" + e.srv.Addr() + "0/drop", soapftp.ErrForeignServer},
+		{"ftp://127.0.0.1:1/drop", soapftp.ErrForeignServer},
+		{"ftp://localhost" + strings.TrimPrefix(e.srv.Addr(), "127.0.0.1") + "/drop", soapftp.ErrForeignServer},
+		{"ftp://" + e.srv.Addr() + "0/drop", soapftp.ErrAddress}, // port over 65535
+		{"ftp://::/drop", soapftp.ErrAddress},
 	}
 	for _, tt := range tests {
 		t.Run(tt.to, func(t *testing.T) {
