@@ -83,7 +83,7 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 		var err error
 		if d.r.o.archive {
 			if err = os.MkdirAll(mb.Path(FolderDone, ""), 0o700); err == nil {
-				err = os.Rename(work, mb.Path(FolderDone, d.name))
+				err = rename(work, mb.Path(FolderDone, d.name))
 			}
 		} else {
 			err = mb.recycle(work)
@@ -104,7 +104,7 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 	}); err != nil {
 		return fmt.Errorf("smtp: nack %s: writing the fault: %w", d.name, err)
 	}
-	if err := os.Rename(work, mb.Path(FolderFailed, d.name)); err != nil {
+	if err := rename(work, mb.Path(FolderFailed, d.name)); err != nil {
 		return fmt.Errorf("smtp: nack %s: %w", d.name, err)
 	}
 	if err := syncDir(mb.Path(FolderFailed, "")); err != nil {
@@ -124,7 +124,7 @@ func (d *delivery) release() {
 		return
 	}
 	mb := d.r.mb
-	if err := os.Rename(mb.Path(FolderWork, d.name), mb.Path(FolderNew, d.name)); err != nil {
+	if err := rename(mb.Path(FolderWork, d.name), mb.Path(FolderNew, d.name)); err != nil {
 		d.r.o.log.Error("smtp: returning a mail to new/ failed; a Receiver will recover it", slog.String("file", d.name), slog.Any("err", err))
 	} else {
 		mb.push(d.name)

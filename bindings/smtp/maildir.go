@@ -112,7 +112,7 @@ func (m *Maildir) addSpare(path string) {
 // reuse.
 func (m *Maildir) recycle(path string) error {
 	spare := m.Path(FolderTmp, sparePrefix+m.uniqueName())
-	if err := os.Rename(path, spare); err != nil {
+	if err := rename(path, spare); err != nil {
 		return err
 	}
 	m.addSpare(spare)
@@ -188,7 +188,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	if err = f.Close(); err != nil {
 		return "", fmt.Errorf("smtp: maildir: %w", err)
 	}
-	if err = os.Rename(tmp, m.Path(FolderNew, name)); err != nil {
+	if err = rename(tmp, m.Path(FolderNew, name)); err != nil {
 		return "", fmt.Errorf("smtp: maildir: %w", err)
 	}
 	if err := m.sync.sync(filepath.Join(m.root, FolderNew)); err != nil {
@@ -383,7 +383,7 @@ func (m *Maildir) writeDurable(folder, name string, write func(io.Writer) error)
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, final)
+		err = rename(tmp, final)
 	}
 	if err != nil {
 		os.Remove(tmp)

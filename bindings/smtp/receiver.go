@@ -131,7 +131,7 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		}
 		return nil
 	}
-	if err := os.Rename(src, r.mb.Path(FolderWork, name)); err != nil {
+	if err := rename(src, r.mb.Path(FolderWork, name)); err != nil {
 		f.Close() // gone: another Receiver took it and settled it
 		if !isNotExist(err) {
 			r.o.log.ErrorContext(ctx, "smtp: cannot claim a new mail", slog.String("file", name), slog.Any("err", err))
@@ -190,7 +190,7 @@ func (r *Receiver) maybeRecover(ctx context.Context) {
 		// A live claim holds the lock (in this process too: flock locks
 		// belong to open files).
 		if ok, _ := tryLock(f); ok {
-			if err := os.Rename(path, r.mb.Path(FolderNew, name)); err == nil {
+			if err := rename(path, r.mb.Path(FolderNew, name)); err == nil {
 				r.o.log.WarnContext(ctx, "smtp: returned a mail whose claimer died to new/", slog.String("file", name))
 				r.mb.push(name)
 			}

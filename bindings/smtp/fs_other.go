@@ -10,3 +10,6 @@ func tryLock(*os.File) (bool, error) { return true, nil }
 
 // syncDir does nothing where directories cannot be opened for fsync.
 func syncDir(string) error { return nil }
+
+// rename is os.Rename.
+func rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
