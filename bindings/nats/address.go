@@ -37,9 +37,9 @@ func ParseAddress(addr string) (Address, error) {
 			return Address{}, fmt.Errorf("%w %q: the scheme is not nats", ErrBadAddress, addr)
 		}
 		s = s[i+1:]
-		if strings.HasPrefix(s, "//") {
-			return Address{}, fmt.Errorf("%w %q: write nats:subject (the connection names the server, the address only the subject)", ErrBadAddress, addr)
-		}
+	}
+	if strings.HasPrefix(s, "//") {
+		return Address{}, fmt.Errorf("%w %q: write nats:subject (the connection names the server, the address only the subject)", ErrBadAddress, addr)
 	}
 	var a Address
 	subject, query, hasQuery := strings.Cut(s, "?")
