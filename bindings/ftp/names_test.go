@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,6 +150,24 @@ func loggedName(log, name string) int {
 	return strings.Count(log, "name="+strconv.Quote(name)+" ") + strings.Count(log, "name="+name+" ")
 }
 
+// serveDriver serves a goftp driver on loopback until the test ends, and
+// returns its address.
+func serveDriver(t *testing.T, drv server.Driver) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv, err := server.NewServer(&server.Options{
+		Driver: drv, Auth: &server.SimpleAuth{Name: testUser, Password: testPass},
+		Perm: server.NewSimplePerm(testUser, testUser), Hostname: "127.0.0.1",
+		Logger: &server.DiscardLogger{},
+	})
+	require.NoError(t, err)
+	served := make(chan struct{})
+	go func() { defer close(served); srv.Serve(ln) }()
+	t.Cleanup(func() { ln.Close(); <-served })
+	return ln.Addr().String()
+}
+
 // hostileDriver is a file driver whose inbox listing also holds names no
 // real file can have (a hostile or broken server), and that records every
 // path a command touched.
@@ -233,20 +252,8 @@ func TestHostileListing(t *testing.T) {
 		strings.Repeat("long", 60) + ".xml",
 	}
 	drv := &hostileDriver{Driver: fd, fake: fake}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	srv, err := server.NewServer(&server.Options{
-		Driver: drv, Auth: &server.SimpleAuth{Name: testUser, Password: testPass},
-		Perm: server.NewSimplePerm(testUser, testUser), Hostname: "127.0.0.1",
-		Logger: &server.DiscardLogger{},
-	})
-	require.NoError(t, err)
-	served := make(chan struct{})
-	go func() { defer close(served); srv.Serve(ln) }()
-	t.Cleanup(func() { ln.Close(); <-served })
-
 	lb := &logBuffer{}
-	c := soapftp.NewClient(ln.Addr().String(), testUser, testPass)
+	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
 	t.Cleanup(func() { c.Close() })
 	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithLogger(lb.logger()), soapftp.WithPollInterval(5*time.Millisecond, 10*time.Millisecond))
 	require.NoError(t, err)
@@ -277,4 +284,63 @@ func TestHostileListing(t *testing.T) {
 		assert.Contains(t, lb.String(), reason)
 	}
 	assert.Equal(t, len(fake)-1, strings.Count(lb.String(), "file skipped"), "one line per odd name but \"..\":\n%s", lb)
+}
+
+// stuckDriver is a file driver that refuses to rename one file and counts
+// the inbox listings.
+type stuckDriver struct {
+	server.Driver
+	stuck    string
+	listings atomic.Int32
+}
+
+func (d *stuckDriver) ListDir(ctx *server.Context, p string, cb func(os.FileInfo) error) error {
+	if path.Base(p) == "inbox" {
+		d.listings.Add(1)
+	}
+	return d.Driver.ListDir(ctx, p, cb)
+}
+
+func (d *stuckDriver) Rename(ctx *server.Context, from, to string) error {
+	if path.Base(from) == d.stuck {
+		return os.ErrPermission
+	}
+	return d.Driver.Rename(ctx, from, to)
+}
+
+// TestUnclaimableFileNoSpin: a file the server will not let the Poller
+// move stays in the inbox; the Poller does not hammer the server listing
+// it again and again, and still takes the other files.
+func TestUnclaimableFileNoSpin(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"inbox", "work", "outbox", "failed"} {
+		require.NoError(t, os.MkdirAll(path.Join(root, "ep", d), 0o755))
+	}
+	fd, err := file.NewDriver(root)
+	require.NoError(t, err)
+	drv := &stuckDriver{Driver: fd, stuck: "stuck.xml"}
+	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
+	t.Cleanup(func() { c.Close() })
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(50*time.Millisecond, 50*time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+	good := ping(core.V11, "movable")
+	require.NoError(t, os.WriteFile(path.Join(root, "ep/inbox/stuck.xml"), envelope(t, ping(core.V11, "stuck")), 0o644))
+	require.NoError(t, os.WriteFile(path.Join(root, "ep/inbox/good.xml"), envelope(t, good), 0o644))
+
+	d, err := p.Receive(ctx(t))
+	require.NoError(t, err)
+	assert.Equal(t, good.ID, d.Message().ID)
+	require.NoError(t, d.Ack(ctx(t)))
+
+	before := drv.listings.Load()
+	c2, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, err = p.Receive(c2)
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	listings := drv.listings.Load() - before
+	// About 6 at one listing per 50 ms; a Poller that spins lists thousands.
+	assert.Less(t, listings, int32(50), "%d listings in 300 ms", listings)
+	_, err = os.Stat(path.Join(root, "ep/inbox/stuck.xml"))
+	assert.NoError(t, err, "the stuck file stays where it is")
 }
