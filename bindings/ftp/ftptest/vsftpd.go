@@ -281,8 +281,7 @@ func freePort() (int, error) {
 // certificate writes a self-signed certificate for 127.0.0.1 and its key.
 func certificate(t testing.TB, dir string) (certFile, keyFile string, pool *x509.CertPool) {
 	t.Helper()
-	cert, der, key := SelfSigned(t)
-	_ = cert
+	_, der, key := SelfSigned(t)
 	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	kb, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
