@@ -344,3 +344,36 @@ func TestUnclaimableFileNoSpin(t *testing.T) {
 	_, err = os.Stat(path.Join(root, "ep/inbox/stuck.xml"))
 	assert.NoError(t, err, "the stuck file stays where it is")
 }
+
+// TestIdleBackoff: an empty inbox is listed less and less often, from the
+// poll interval up to its limit, and at once again after a file arrives.
+func TestIdleBackoff(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"inbox", "work", "outbox", "failed"} {
+		require.NoError(t, os.MkdirAll(path.Join(root, "ep", d), 0o755))
+	}
+	fd, err := file.NewDriver(root)
+	require.NoError(t, err)
+	drv := &stuckDriver{Driver: fd}
+	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
+	t.Cleanup(func() { c.Close() })
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(20*time.Millisecond, 320*time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+
+	c1, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, err = p.Receive(c1)
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	// 20+40+80+160+320+320 ms: 6 or 7 listings in a second; without the
+	// backoff, 50.
+	idle := drv.listings.Load()
+	assert.Less(t, idle, int32(20), "%d listings of an empty inbox in 1 s", idle)
+	assert.Positive(t, idle)
+
+	m := ping(core.V12, "wake up")
+	require.NoError(t, os.WriteFile(path.Join(root, "ep/inbox/wake.xml"), envelope(t, m), 0o644))
+	d, err := p.Receive(ctx(t))
+	require.NoError(t, err)
+	require.NoError(t, d.Ack(ctx(t)))
+}
