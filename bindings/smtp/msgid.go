@@ -84,6 +84,15 @@ func firstMsgID(h string) string {
 	return h
 }
 
+// lastMsgID returns the last <…> of h (References: the parent), or "".
+func lastMsgID(h string) string {
+	i := strings.LastIndexByte(h, '<')
+	if i < 0 {
+		return ""
+	}
+	return firstMsgID(h[i:])
+}
+
 // isDotAtom reports whether s is RFC 5322 dot-atom-text.
 func isDotAtom(s string) bool {
 	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {

@@ -34,7 +34,8 @@ const maxPartDepth = 4
 //
 // The message's fields come from the envelope's WS-Addressing headers and,
 // where the envelope has none, from the mail (the W3C SOAP 1.2 Email
-// Binding): ID from Message-ID and RelatesTo from In-Reply-To (see
+// Binding): ID from Message-ID and RelatesTo from In-Reply-To, else the
+// last id of References (see
 // IDFromMessageID), Action from the content type's action parameter or a
 // SOAPAction header, To from Delivered-To or To, and ReplyTo (also when the
 // envelope's is anonymous) from Reply-To, else From, as a mailto: address.
@@ -321,7 +322,11 @@ func mapMail(m *core.Message, h mail.Header, part *envelopePart, o *options) {
 		m.ID = IDFromMessageID(msgID)
 	}
 	if m.RelatesTo == "" {
-		m.RelatesTo = IDFromMessageID(inReplyTo)
+		parent := inReplyTo
+		if strings.TrimSpace(parent) == "" {
+			parent = lastMsgID(h.Get("References"))
+		}
+		m.RelatesTo = IDFromMessageID(parent)
 	}
 	if m.Action == "" {
 		m.Action = part.action

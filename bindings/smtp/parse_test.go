@@ -130,6 +130,11 @@ Content-Type: text/xml
 		soapsmtp.MetaContentType: "text/xml",
 	}, m.Meta)
 
+	t.Run("ReferencesWithoutInReplyTo", func(t *testing.T) {
+		m, err := soapsmtp.ReadMail(strings.NewReader("References: <root@example.org>\n <parent@example.org>\nContent-Type: text/xml\n\n" + envelope11))
+		require.NoError(t, err)
+		assert.Equal(t, "mid:parent@example.org", m.RelatesTo, "the last of References is the parent")
+	})
 	t.Run("FromWithoutReplyTo", func(t *testing.T) {
 		m, err := soapsmtp.ReadMail(strings.NewReader("From: Client <client@example.org>\nContent-Type: text/xml\n\n" + envelope11))
 		require.NoError(t, err)
