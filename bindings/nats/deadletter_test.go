@@ -201,6 +201,7 @@ func TestCrashLoopDeadLetters(t *testing.T) {
 	require.NoError(t, err)
 	r1, err := soapnats.NewReceiver(testCtx(t), crashing, "nats:orders.new", "crashy", opts...)
 	require.NoError(t, err)
+	t.Cleanup(func() { r1.Close() })
 	d := receive(t, r1)
 	require.Equal(t, m.ID, d.Message().ID)
 	crashing.Close() // the process died while handling it

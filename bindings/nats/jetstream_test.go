@@ -228,6 +228,7 @@ func TestDocumentSurvivesConsumerRestart(t *testing.T) {
 	require.NoError(t, err)
 	r1, err := soapnats.NewReceiver(testCtx(t), nc1, "nats:orders.new", "shipping", opts...)
 	require.NoError(t, err)
+	t.Cleanup(func() { r1.Close() })
 	d := receive(t, r1)
 	require.Equal(t, sent[0].ID, d.Message().ID)
 	require.NoError(t, d.Ack(testCtx(t)))
@@ -354,4 +355,36 @@ func TestCloseGivesBackPrefetched(t *testing.T) {
 		require.NoError(t, d.Ack(testCtx(t)))
 	}
 	nothing(t, r2, 300*time.Millisecond)
+}
+
+// TestReceiverConnectionClosed: when its connection is closed, a Receiver
+// stops: Receive returns core.ErrClosed, and Close returns at once.
+func TestReceiverConnectionClosed(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	createStream(t, nc, "ORDERS", false, "orders.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	rc, err := s.Connect()
+	require.NoError(t, err)
+	r, err := soapnats.NewReceiver(testCtx(t), rc, "nats:orders.>", "gone")
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Receive(testCtx(t))
+		done <- err
+	}()
+	rc.Close()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, core.ErrClosed)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Receive still blocked after the connection was closed")
+	}
+	closed := make(chan struct{})
+	go func() { r.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close hung on a closed connection")
+	}
 }

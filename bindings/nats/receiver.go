@@ -37,10 +37,11 @@ type Receiver struct {
 	dead    string
 	o       options
 
-	msgs      chan jetstream.Msg
-	closed    chan struct{}
-	closeOnce sync.Once
-	stopped   chan struct{} // the keep-alive goroutine ended
+	msgs       chan jetstream.Msg
+	closed     chan struct{}
+	closedOnce sync.Once     // closes closed
+	shut       sync.Once     // Close's work
+	stopped    chan struct{} // the keep-alive goroutine ended
 
 	mu        sync.Mutex
 	unsettled map[*delivery]struct{}
@@ -210,15 +211,16 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 	return d
 }
 
-// Close stops receiving: a blocked Receive returns core.ErrClosed, messages
+// Close stops receiving: a blocked Receive returns core.ErrClosed (as it
+// does once the connection is closed), messages
 // pulled ahead and not yet returned are given back for redelivery (after
 // a second).
 // Deliveries already returned can still be settled while the connection is
 // open; one left unsettled is redelivered after AckWait. Close is
 // idempotent.
 func (r *Receiver) Close() error {
-	r.closeOnce.Do(func() {
-		close(r.closed)
+	r.shut.Do(func() {
+		r.markClosed()
 		r.cc.Drain()
 		select {
 		case <-r.cc.Closed():
@@ -230,8 +232,12 @@ func (r *Receiver) Close() error {
 	return nil
 }
 
+func (r *Receiver) markClosed() { r.closedOnce.Do(func() { close(r.closed) }) }
+
 // keepAlive tells the server the unsettled deliveries are in progress, so
-// a handler slower than AckWait does not see its message redelivered.
+// a handler slower than AckWait does not see its message redelivered. When
+// consuming ends by itself (the connection was closed), the Receiver is
+// closed: Receive returns core.ErrClosed.
 func (r *Receiver) keepAlive() {
 	defer close(r.stopped)
 	t := time.NewTicker(max(r.o.ackWait/3, 10*time.Millisecond))
@@ -239,6 +245,10 @@ func (r *Receiver) keepAlive() {
 	for {
 		select {
 		case <-r.closed:
+			return
+		case <-r.cc.Closed():
+			r.o.log.Warn("soap: jetstream consumer stopped (connection closed): the Receiver is closed", slog.String("consumer", r.durable))
+			r.markClosed()
 			return
 		case <-t.C:
 		}
