@@ -125,23 +125,27 @@ func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *r
 	o := Outcome{MessageID: id, Done: true, At: time.Now(), To: r.to}
 	if r.keep && r.reply != nil {
 		var buf bytes.Buffer
-		if _, err := r.reply.WriteTo(&buf); err != nil {
-			// the handler's reply cannot be written: a Receiver fault
+		_, err := r.reply.WriteTo(&buf)
+		var reread *core.Message
+		if err == nil {
+			reread, err = core.ReadMessage(bytes.NewReader(buf.Bytes()), core.Unlimited())
+		}
+		if err != nil {
+			// the handler's reply cannot be written: a Receiver fault,
+			// not kept, so a redelivery is processed again
 			f := &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err}
+			h.o.log.ErrorContext(ctx, "document: the reply cannot be written", slog.String("id", id), slog.Any("err", err))
 			*r = result{reply: h.faultReply(m, conv, f), to: destination(m, true), fault: true}
 		} else {
-			data := buf.Bytes()
-			reread, err := core.ReadMessage(bytes.NewReader(data), core.Unlimited())
-			if err != nil {
-				return err
-			}
 			reread.Meta = r.reply.Meta
 			r.reply = reread
-			if len(data) <= h.o.maxReplay {
-				o.Reply = data
+			if buf.Len() <= h.o.maxReplay {
+				o.Reply = buf.Bytes()
 			}
 		}
 	}
+	// Recorded even when the requester has gone away meanwhile.
+	ctx = context.WithoutCancel(ctx)
 	err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
 		i := slices.IndexFunc(c.Handled, func(o Outcome) bool { return o.MessageID == id })
 		if !r.keep {

@@ -314,3 +314,23 @@ type failingStore struct{ *document.MemoryStore }
 func (failingStore) Update(context.Context, string, func(*document.Conversation) error) error {
 	return errors.New("disk full")
 }
+
+// TestUnwritableReply: a reply the handler built but that cannot be written
+// (here a value encoding/xml cannot marshal) becomes a logged Receiver
+// fault, and is not recorded, so a resend is processed again.
+func TestUnwritableReply(t *testing.T) {
+	var runs atomic.Int32
+	var logs logBuffer
+	h := document.NewHandler(func(ctx context.Context, in *document.Incoming) (*core.Message, error) {
+		runs.Add(1)
+		return in.Reply(make(chan int)), nil
+	}, document.WithStore(document.NewMemoryStore()), document.WithLogger(logs.logger()))
+	req := document.NewMessage("pipe:x", order{Qty: 1})
+	for range 2 {
+		_, err := h.ServeSOAP(testCtx(t), reread(t, req))
+		require.Error(t, err)
+		assert.Equal(t, core.CodeReceiver, core.FaultOf(err).Code)
+	}
+	assert.EqualValues(t, 2, runs.Load())
+	assert.True(t, logs.contains("the reply cannot be written"), logs.String())
+}
