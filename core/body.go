@@ -290,17 +290,24 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 
 // inbound is the token stream of a body's children.
 type inbound struct {
-	r       *xmltok.Reader
-	v       Version
-	depth   int           // reader depth inside the Body element
-	first   *xmltok.Token // the first child's start tag, already read
-	scope   []xmltok.NS   // scratch for namespace completion
-	nchild  int           // children started
-	done    bool          // the Body (or fragment) has ended
-	empty   bool          // nothing in it
-	err     error         // sticky
-	finish  func() error  // checks what follows the Body
-	wrapErr func(error) error
+	r      *xmltok.Reader
+	v      Version
+	depth  int           // reader depth inside the Body element
+	first  *xmltok.Token // the first child's start tag, already read
+	scope  []xmltok.NS   // scratch for namespace completion
+	nchild int           // children started
+	done   bool          // the Body (or fragment) has ended
+	empty  bool          // nothing in it
+	err    error         // sticky
+	p      *parser       // the envelope's parser; nil for an outbound body's fragment
+}
+
+// wrapErr turns a tokenizer error into the error the body reports.
+func (in *inbound) wrapErr(err error) error {
+	if in.p != nil {
+		return in.p.wrap(err)
+	}
+	return fmt.Errorf("core: body: %w", err)
 }
 
 // next returns the next token, with the full scope for the start tag of a
@@ -318,7 +325,7 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	} else {
 		var err error
 		if t, err = in.r.Next(); err != nil {
-			if err == io.EOF && in.finish == nil { // a fragment ends at EOF
+			if err == io.EOF && in.p == nil { // a fragment ends at EOF
 				in.done = true
 				return nil, nil, io.EOF
 			}
@@ -331,8 +338,8 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	case xmltok.EndElement:
 		if d < in.depth {
 			in.done = true
-			if in.finish != nil {
-				if err := in.finish(); err != nil {
+			if in.p != nil {
+				if err := in.p.afterBody(); err != nil {
 					in.err = err
 					return nil, nil, err
 				}
@@ -345,6 +352,9 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
 				in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"}
 				return nil, nil, in.err
+			}
+			if in.p != nil && in.scope == nil {
+				in.scope = in.p.scope0[:0] // the header is read: its scratch is free
 			}
 			in.scope = in.r.InScope(in.scope[:0])
 			return t, in.scope, nil
@@ -394,7 +404,7 @@ func newFragment(raw []byte) *inbound {
 	// Wrap in a synthetic root so several children and text are allowed.
 	src := io.MultiReader(bytes.NewReader([]byte("<_>")), bytes.NewReader(raw), bytes.NewReader([]byte("</_>")))
 	r := xmltok.NewReader(src, Limits{}.resolved().tokenizer())
-	in := &inbound{r: r, depth: 1, wrapErr: func(err error) error { return fmt.Errorf("core: body: %w", err) }}
+	in := &inbound{r: r, depth: 1}
 	if _, err := r.Next(); err != nil {
 		in.err = in.wrapErr(err)
 	}

@@ -32,7 +32,7 @@ type HeaderBlock struct {
 	EncodingStyle  string // encodingStyle attribute, if any
 	XML            []byte
 
-	as *blockAttrs // what XML's SOAP attributes say, when read
+	as blockAttrs // what XML's SOAP attributes say, when read
 }
 
 type blockAttrs struct {
@@ -42,8 +42,8 @@ type blockAttrs struct {
 }
 
 func (b *HeaderBlock) verbatim(v Version) bool {
-	a := b.as
-	return b.XML != nil && a != nil && (a.v == v || a.v == 0) && a.role == b.Role && a.mu == b.MustUnderstand &&
+	a := &b.as
+	return b.XML != nil && a.set && (a.v == v || a.v == 0) && a.role == b.Role && a.mu == b.MustUnderstand &&
 		a.relay == b.Relay && a.enc == b.EncodingStyle
 }
 
@@ -125,11 +125,11 @@ func (b *HeaderBlock) soapAttrs(v Version, attrs []xmltok.Attr) error {
 		switch string(a.Name.Local) {
 		case "actor":
 			if v == V11 {
-				b.Role = string(a.Value)
+				b.Role = known(a.Value)
 			}
 		case "role":
 			if v == V12 {
-				b.Role = string(a.Value)
+				b.Role = known(a.Value)
 			}
 		case "mustUnderstand":
 			mu, ok := parseBool(v, a.Value)
@@ -146,10 +146,10 @@ func (b *HeaderBlock) soapAttrs(v Version, attrs []xmltok.Attr) error {
 				b.Relay = relay
 			}
 		case "encodingStyle":
-			b.EncodingStyle = string(a.Value)
+			b.EncodingStyle = known(a.Value)
 		}
 	}
-	b.as = &blockAttrs{v: v, role: b.Role, enc: b.EncodingStyle, mu: b.MustUnderstand, relay: b.Relay}
+	b.as = blockAttrs{v: v, role: b.Role, enc: b.EncodingStyle, mu: b.MustUnderstand, relay: b.Relay, set: true}
 	return nil
 }
 

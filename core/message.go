@@ -25,17 +25,24 @@ type Message struct {
 
 // NewMessage returns a message of version v with the given body.
 func NewMessage(v Version, body Body) *Message {
-	return &Message{Envelope: &Envelope{Version: v, Body: body}}
+	me := &struct {
+		m Message
+		e Envelope
+	}{e: Envelope{Version: v, Body: body}} // one allocation
+	me.m.Envelope = &me.e
+	return &me.m
 }
 
 // ReadMessage reads an envelope (see ReadEnvelope) and moves its
 // WS-Addressing 1.0 headers into the Message fields.
 func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
-	env, err := ReadEnvelope(r, lim)
+	st := new(readState)
+	env, err := st.read(r, lim)
 	if err != nil {
 		return nil, err
 	}
-	m := &Message{Envelope: env}
+	m := &st.msg
+	m.Envelope = env
 	if err := m.takeAddressing(); err != nil {
 		return nil, err
 	}

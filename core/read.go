@@ -23,18 +23,40 @@ var ErrLimit = xmltok.ErrLimit
 // *Fault: Sender (1.1 Client) for a malformed or non-conforming envelope,
 // VersionMismatch for an envelope in an unknown namespace.
 func ReadEnvelope(r io.Reader, lim Limits) (*Envelope, error) {
+	return new(readState).read(r, lim)
+}
+
+// readState is what reading one message needs, in one allocation: the
+// message, its envelope, the parser and its tokenizer, the body's stream and
+// room for the first header blocks.
+type readState struct {
+	msg    Message
+	env    Envelope
+	p      parser
+	src    bodySource
+	in     inbound
+	blocks [4]HeaderBlock
+}
+
+func (st *readState) read(r io.Reader, lim Limits) (*Envelope, error) {
 	lim = lim.resolved()
-	p := &parser{r: xmltok.NewReader(r, lim.tokenizer()), lim: lim}
+	p := &st.p
+	p.st, p.lim = st, lim
+	p.r.Init(r, lim.tokenizer())
+	p.scope = p.scope0[:0]
 	return p.envelope()
 }
 
 type parser struct {
-	r          *xmltok.Reader
+	st         *readState
+	r          xmltok.Reader
 	lim        Limits
 	v          Version
 	faultStart int64
 	nu         []xml.Name  // 1.2 NotUnderstood blocks, for a fault body
 	scope      []xmltok.NS // scratch for InScope: the writer copies it at once
+	scope0     [8]xmltok.NS
+	blocks     xmlWriter // the header blocks' XML, one after the other
 }
 
 func (p *parser) sender(format string, args ...any) *Fault {
@@ -103,7 +125,8 @@ func (p *parser) envelope() (*Envelope, error) {
 	if p.v = versionOf(t.Name.Space); p.v == 0 {
 		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
 	}
-	env := &Envelope{Version: p.v}
+	env := &p.st.env
+	env.Version = p.v
 	ns := p.v.Namespace()
 	t, err = p.structural("Envelope")
 	if err != nil {
@@ -144,7 +167,7 @@ func (p *parser) envelope() (*Envelope, error) {
 
 func (p *parser) header() ([]HeaderBlock, error) {
 	start := p.r.Offset()
-	var blocks []HeaderBlock
+	blocks := p.st.blocks[:0]
 	for {
 		t, err := p.structural("Header")
 		if err != nil {
@@ -171,7 +194,7 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 	if len(t.Name.Space) == 0 {
 		return HeaderBlock{}, false, p.sender("header block <%s> is not namespace-qualified", t.Name.Local)
 	}
-	b := HeaderBlock{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}}
+	b := HeaderBlock{Name: xmlName(t.Name)}
 	if err := b.soapAttrs(p.v, t.Attr); err != nil {
 		return HeaderBlock{}, false, err
 	}
@@ -182,7 +205,11 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 			p.nu = append(p.nu, n)
 		}
 	}
-	x := newMemWriter(256)
+	x := &p.blocks
+	if x.buf == nil {
+		x.buf = make([]byte, 0, 1024)
+	}
+	at := len(x.buf)
 	p.scope = p.r.InScope(p.scope[:0])
 	x.token(t, p.scope)
 	depth := p.r.Depth()
@@ -196,8 +223,62 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 		}
 		x.token(t, nil)
 	}
-	b.XML = x.buf
+	if m := p.lim.MaxHeaderBytes; m > 0 && int64(len(x.buf)) > maxCompletion*m {
+		// each block declares every namespace in scope: bound what that adds
+		return HeaderBlock{}, false, &Fault{Code: CodeSender, Version: p.v, Cause: ErrLimit,
+			Reason: fmt.Sprintf("the Header's blocks are larger than %d bytes once the namespaces in scope are declared on each", maxCompletion*m)}
+	}
+	b.XML = x.buf[at:len(x.buf):len(x.buf)]
 	return b, true, nil
+}
+
+// maxCompletion bounds the header blocks' XML, once namespace-complete, to
+// this many times MaxHeaderBytes.
+const maxCompletion = 8
+
+// xmlName copies a token's name into an xml.Name, in one allocation, none
+// for the WS-Addressing headers.
+func xmlName(n xmltok.Name) xml.Name {
+	if string(n.Space) == NamespaceAddressing {
+		switch string(n.Local) {
+		case "To", "Action", "MessageID", "RelatesTo", "ReplyTo", "FaultTo":
+			return xml.Name{Space: NamespaceAddressing, Local: known(n.Local)}
+		}
+	}
+	s := string(n.Space) + string(n.Local)
+	return xml.Name{Space: s[:len(n.Space)], Local: s[len(n.Space):]}
+}
+
+// known returns the constant equal to b among the names and URIs the core
+// meets often, or a copy of b.
+func known(b []byte) string {
+	switch string(b) {
+	case "To":
+		return "To"
+	case "Action":
+		return "Action"
+	case "MessageID":
+		return "MessageID"
+	case "RelatesTo":
+		return "RelatesTo"
+	case "ReplyTo":
+		return "ReplyTo"
+	case "FaultTo":
+		return "FaultTo"
+	case RoleNext:
+		return RoleNext
+	case RoleNextV11:
+		return RoleNextV11
+	case RoleNone:
+		return RoleNone
+	case RoleUltimateReceiver:
+		return RoleUltimateReceiver
+	case EncodingStyleV11:
+		return EncodingStyleV11
+	case EncodingStyleV12:
+		return EncodingStyleV12
+	}
+	return string(b)
 }
 
 func (p *parser) body() (Body, error) {
@@ -206,11 +287,13 @@ func (p *parser) body() (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
+	src := &p.st.src
 	if t.Kind == xmltok.EndElement {
-		in := &inbound{done: true, empty: true}
-		return Body{&bodySource{in: in, named: true}}, p.afterBody()
+		p.st.in = inbound{done: true, empty: true}
+		*src = bodySource{in: &p.st.in, named: true}
+		return Body{src}, p.afterBody()
 	}
-	name := xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}
+	name := xmlName(t.Name)
 	if t.Name.Is(ns, "Fault") {
 		p.faultStart = p.r.Offset()
 		f, err := p.readFault()
@@ -228,10 +311,12 @@ func (p *parser) body() (Body, error) {
 			}
 			return Body{}, p.sender("a Fault must be the only child of the Body")
 		}
-		return Body{&bodySource{fault: f, name: name, named: true}}, p.afterBody()
+		*src = bodySource{fault: f, name: name, named: true}
+		return Body{src}, p.afterBody()
 	}
-	in := &inbound{r: p.r, v: p.v, depth: p.r.Depth() - 1, first: t, nchild: 0, finish: p.afterBody, wrapErr: p.wrap}
-	return Body{&bodySource{in: in, name: name, named: true}}, nil
+	p.st.in = inbound{r: &p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t}
+	*src = bodySource{in: &p.st.in, name: name, named: true}
+	return Body{src}, nil
 }
 
 // afterBody checks what follows the Body: only the end of the Envelope and

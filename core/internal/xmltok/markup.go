@@ -83,8 +83,7 @@ func (s *Reader) comment() (*Token, error) {
 			k += n
 		}
 		s.pos += j + 3
-		s.tok = Token{Kind: Comment, Text: body}
-		return &s.tok, nil
+		return s.textToken(Comment, body), nil
 	}
 }
 

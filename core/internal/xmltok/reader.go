@@ -32,30 +32,44 @@ type Reader struct {
 	// duplicate lookups for a start tag with many attributes
 	dups     map[string]struct{}
 	expanded map[string]int
-	cut      elem // the scope of the element the last token closed, dropped at the next call
-	hasCut   bool
-	pendEnd  bool // the start tag returned last was empty: its end comes next
-	inCDATA  bool // inside a CDATA section returned in pieces
-	begun    bool // the byte order mark has been looked for
-	root     bool // the root element has started
-	err      error
+	// the scope of the element the last token closed, dropped at the next
+	// call: the lengths of names, ns and nsbuf to cut back to
+	cutNames, cutNS, cutNSBuf int
+	hasCut                    bool
+	pendEnd                   bool // the start tag returned last was empty: its end comes next
+	inCDATA                   bool // inside a CDATA section returned in pieces
+	begun                     bool // the byte order mark has been looked for
+	root                      bool // the root element has started
+	err                       error
 }
 
 // elem is an open element.
 type elem struct {
-	name  int    // offset of its qualified name in names
-	nlen  int    // length of the qualified name
-	plen  int    // length of the prefix, 0 for none
-	space []byte // its namespace URI
-	ns    int    // len(ns) before its declarations
-	nsbuf int    // len(nsbuf) before its declarations
+	name  int // offset of its qualified name in names
+	nlen  int // length of the qualified name
+	plen  int // length of the prefix, 0 for none
+	bind  int // the binding in ns of its namespace; noBind, xmlBind
+	ns    int // len(ns) before its declarations
+	nsbuf int // len(nsbuf) before its declarations
 }
+
+// elem.bind for no namespace and for the xml prefix's.
+const (
+	noBind  = -1
+	xmlBind = -2
+)
 
 // NewReader returns a Reader reading r within lim.
 func NewReader(r io.Reader, lim Limits) *Reader {
 	s := &Reader{}
-	s.init(r, lim, readBufs.Get().(*scratch))
+	s.Init(r, lim)
 	return s
+}
+
+// Init makes a zero Reader (a value held in a larger struct, to spare an
+// allocation) read r within lim, as NewReader's does.
+func (s *Reader) Init(r io.Reader, lim Limits) {
+	s.init(r, lim, readBufs.Get().(*scratch))
 }
 
 func (s *Reader) init(r io.Reader, lim Limits, sc *scratch) {
@@ -110,15 +124,35 @@ func (s *Reader) Offset() int64 { return s.base + int64(s.pos) }
 // a QName in an element's text can be resolved at its end. The URI returned
 // must not be modified.
 func (s *Reader) Lookup(prefix []byte) ([]byte, bool) {
+	i, ok := s.lookup(prefix)
+	return s.uri(i), ok
+}
+
+// lookup returns the binding of prefix: an index in ns, noBind or xmlBind.
+func (s *Reader) lookup(prefix []byte) (int, bool) {
 	if string(prefix) == "xml" {
-		return s.xmlURI, true
+		return xmlBind, true
 	}
 	for i := len(s.ns) - 1; i >= 0; i-- {
 		if bytes.Equal(s.ns[i].Prefix, prefix) {
-			return s.ns[i].URI, len(s.ns[i].URI) > 0 || len(prefix) == 0
+			if len(s.ns[i].URI) == 0 {
+				return noBind, len(prefix) == 0
+			}
+			return i, true
 		}
 	}
-	return nil, len(prefix) == 0
+	return noBind, len(prefix) == 0
+}
+
+// uri is the namespace URI of a binding lookup returned.
+func (s *Reader) uri(i int) []byte {
+	switch i {
+	case noBind:
+		return nil
+	case xmlBind:
+		return s.xmlURI
+	}
+	return s.ns[i].URI
 }
 
 // InScope appends to dst every binding in effect at the current position:
@@ -166,8 +200,8 @@ func (s *Reader) Next() (*Token, error) {
 	}
 	if s.hasCut {
 		s.hasCut = false
-		s.names = s.names[:s.cut.name]
-		s.ns, s.nsbuf = s.ns[:s.cut.ns], s.nsbuf[:s.cut.nsbuf]
+		s.names = s.names[:s.cutNames]
+		s.ns, s.nsbuf = s.ns[:s.cutNS], s.nsbuf[:s.cutNSBuf]
 	}
 	if s.pendEnd {
 		s.pendEnd = false
@@ -264,14 +298,27 @@ func (s *Reader) outside() error {
 func (s *Reader) closeTop() *Token {
 	e := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
-	s.cut, s.hasCut = e, true
+	s.cutNames, s.cutNS, s.cutNSBuf, s.hasCut = e.name, e.ns, e.nsbuf, true
 	qn := s.names[e.name : e.name+e.nlen]
-	s.tok = Token{Kind: EndElement}
-	s.tok.Name.Space = e.space
+	t := &s.tok
+	t.Kind = EndElement
+	t.Name.Space = s.uri(e.bind)
 	if e.plen > 0 {
-		s.tok.Name.Prefix, s.tok.Name.Local = qn[:e.plen], qn[e.plen+1:]
+		t.Name.Prefix, t.Name.Local = qn[:e.plen], qn[e.plen+1:]
 	} else {
-		s.tok.Name.Local = qn
+		t.Name.Prefix, t.Name.Local = nil, qn
 	}
-	return &s.tok
+	t.Attr, t.NS, t.Text = nil, nil, nil
+	return t
+}
+
+// textToken returns a CharData or Comment token, clearing only what the last
+// token set.
+func (s *Reader) textToken(k Kind, text []byte) *Token {
+	t := &s.tok
+	t.Kind, t.Text = k, text
+	if t.Name.Local != nil || t.Attr != nil || t.NS != nil {
+		t.Name, t.Attr, t.NS = Name{}, nil, nil
+	}
+	return t
 }

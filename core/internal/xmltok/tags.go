@@ -251,7 +251,9 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 		e.plen = name.colon - name.start
 	}
 	s.attrs = s.attrs[:0]
-	s.dups, s.expanded = nil, nil
+	if s.dups != nil || s.expanded != nil {
+		s.dups, s.expanded = nil, nil
+	}
 	for i := range s.raw {
 		a := &s.raw[i]
 		if a.decode {
@@ -276,7 +278,7 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	if string(name.prefix(b)) == "xmlns" {
 		return nil, s.failAt(name.start, nil, "the prefix xmlns is reserved: <%s>", b[name.start:name.end])
 	}
-	space, ok := s.Lookup(name.prefix(b))
+	bind, ok := s.lookup(name.prefix(b))
 	if !ok {
 		return nil, s.failAt(name.start, nil, "unbound namespace prefix %q in %s", name.prefix(b), b[name.start:name.end])
 	}
@@ -299,13 +301,16 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
 	}
 	s.names = append(s.names, b[name.start:name.end]...)
-	e.space = space
+	e.bind = bind
 	s.stack = append(s.stack, e)
 	s.root = true
 	s.pos += n
 	s.pendEnd = empty
-	s.tok = Token{Kind: StartElement, Name: Name{Space: space, Prefix: name.prefix(b), Local: name.local(b)}, Attr: s.attrs, NS: s.ns[e.ns:]}
-	return &s.tok, nil
+	t := &s.tok
+	t.Kind = StartElement
+	t.Name = Name{Space: s.uri(bind), Prefix: name.prefix(b), Local: name.local(b)}
+	t.Attr, t.NS, t.Text = s.attrs, s.ns[e.ns:], nil
+	return t, nil
 }
 
 // manyAttrs is the attribute count beyond which duplicates are looked up in

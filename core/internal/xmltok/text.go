@@ -28,9 +28,8 @@ func (s *Reader) text() (*Token, error) {
 			}
 			switch {
 			case c == '<':
-				s.tok = Token{Kind: CharData, Text: b[:w]}
 				s.pos += k
-				return &s.tok, nil
+				return s.textToken(CharData, b[:w]), nil
 			case c == '&':
 				r, n, err := s.ref(b, k, false)
 				if err == errMore {
@@ -91,9 +90,8 @@ func (s *Reader) textMore(b []byte, k, w int, what string) (*Token, error, bool)
 		}
 		return nil, s.readFailure(what), true
 	case k > 0:
-		s.tok = Token{Kind: CharData, Text: b[:w]}
 		s.pos += k
-		return &s.tok, nil, true
+		return s.textToken(CharData, b[:w]), nil, true
 	}
 	if err := s.moreFor(what); err != nil {
 		return nil, err, true
@@ -144,8 +142,7 @@ func (s *Reader) cdata() (*Token, error) {
 						if w == 0 {
 							return nil, nil
 						}
-						s.tok = Token{Kind: CharData, Text: b[:w]}
-						return &s.tok, nil
+						return s.textToken(CharData, b[:w]), nil
 					}
 				} else if k+1 == len(b) || b[k+1] == ']' {
 					break scan
