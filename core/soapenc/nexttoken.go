@@ -13,26 +13,24 @@ type nextReader interface {
 	Next() (*core.Token, error)
 }
 
-// maxInterned bounds the strings a builder interns (names, namespace URIs,
-// short attribute values such as xsi:type="xsd:string"), which repeat
-// throughout a body.
-const maxInterned = 1024
+// interner shares the strings of a body's repeated names, namespace URIs
+// and short attribute values (xsi:type="xsd:string"): a small cache indexed
+// by a hash of a few bytes, so a lookup costs a comparison, not a map
+// access, and a collision only costs an allocation.
+type interner [128]string
 
-// str returns b as a string, shared with earlier equal ones when short.
-func (bl *builder) str(b []byte) string {
-	if len(b) > 64 {
+// str returns b as a string, shared with an earlier equal one when short.
+func (in *interner) str(b []byte) string {
+	n := len(b)
+	if n == 0 || n > 64 {
 		return string(b)
 	}
-	if s, ok := bl.strs[string(b)]; ok { // no allocation for the lookup
+	h := (uint(n)*131 ^ uint(b[0])*7 ^ uint(b[n-1])*31 ^ uint(b[n/2])*17) % uint(len(in))
+	if s := in[h]; s == string(b) { // no allocation for the comparison
 		return s
 	}
 	s := string(b)
-	if bl.strs == nil {
-		bl.strs = make(map[string]string, 32)
-	}
-	if len(bl.strs) < maxInterned {
-		bl.strs[s] = s
-	}
+	in[h] = s
 	return s
 }
 
@@ -69,14 +67,14 @@ func (b *builder) startElement(t *core.Token) xml.StartElement {
 	attrs := b.attrs[:0]
 	for _, ns := range t.NS {
 		if len(ns.Prefix) == 0 {
-			attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: b.str(ns.URI)})
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: b.strs.str(ns.URI)})
 		} else {
-			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: b.str(ns.Prefix)}, Value: b.str(ns.URI)})
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: b.strs.str(ns.Prefix)}, Value: b.strs.str(ns.URI)})
 		}
 	}
 	for _, a := range t.Attr {
-		attrs = append(attrs, xml.Attr{Name: xml.Name{Space: b.str(a.Name.Space), Local: b.str(a.Name.Local)}, Value: b.str(a.Value)})
+		attrs = append(attrs, xml.Attr{Name: xml.Name{Space: b.strs.str(a.Name.Space), Local: b.strs.str(a.Name.Local)}, Value: b.strs.str(a.Value)})
 	}
 	b.attrs = attrs
-	return xml.StartElement{Name: xml.Name{Space: b.str(t.Name.Space), Local: b.str(t.Name.Local)}, Attr: attrs}
+	return xml.StartElement{Name: xml.Name{Space: b.strs.str(t.Name.Space), Local: b.strs.str(t.Name.Local)}, Attr: attrs}
 }

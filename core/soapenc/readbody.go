@@ -115,7 +115,7 @@ type builder struct {
 	raw                          bool       // reading RawTokens of a fresh *xml.Decoder
 	rawNames                     []xml.Name // raw mode: the open elements' names as written
 	attrs                        []xml.Attr // Next mode: scratch for a start tag's attributes
-	strs                         map[string]string
+	strs                         interner   // Next mode: shared strings
 }
 
 func (b *builder) newElement() *Element {
