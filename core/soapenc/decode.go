@@ -2,7 +2,6 @@ package soapenc
 
 import (
 	"encoding/xml"
-	"errors"
 	"reflect"
 	"strings"
 )
@@ -128,9 +127,11 @@ func (d *decodeState) direct(el *Element, dst reflect.Value, ti *typeInfo) error
 		err = errorf(SubcodeBadValue, "expected a %s value, found an array", ti.t)
 	default:
 		if e := setSimple(dst, ti, el); e != nil {
-			if !errors.As(e, &err) {
+			x, ok := e.(*Error)
+			if !ok {
 				return e
 			}
+			err = x
 		}
 	}
 	if err == nil {

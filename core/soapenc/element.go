@@ -19,14 +19,22 @@ type nsScope struct {
 // QName stays cheap.
 const maxScope = 1000
 
-func (s *nsScope) push(prefix, uri string) (*nsScope, error) {
-	n := &nsScope{prefix: prefix, uri: uri, up: s, n: 1}
+// push returns the scope s with one more binding, taken from slab (which
+// it refills 16 at a time).
+func (s *nsScope) push(slab *[]nsScope, prefix, uri string) (*nsScope, error) {
+	depth := 1
 	if s != nil {
-		n.n = s.n + 1
+		depth = s.n + 1
 	}
-	if n.n > maxScope {
+	if depth > maxScope {
 		return nil, errorf(SubcodeLimit, "more than %d namespace declarations in scope", maxScope)
 	}
+	if len(*slab) == 0 {
+		*slab = make([]nsScope, 16)
+	}
+	n := &(*slab)[0]
+	*slab = (*slab)[1:]
+	*n = nsScope{prefix: prefix, uri: uri, up: s, n: depth}
 	return n, nil
 }
 

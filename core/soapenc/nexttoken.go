@@ -19,13 +19,17 @@ type nextReader interface {
 // access, and a collision only costs an allocation.
 type interner [128]string
 
+func internSlot(n int, first, mid, last byte) uint {
+	return (uint(n)*131 ^ uint(first)*7 ^ uint(last)*31 ^ uint(mid)*17) % 128
+}
+
 // str returns b as a string, shared with an earlier equal one when short.
 func (in *interner) str(b []byte) string {
 	n := len(b)
 	if n == 0 || n > 64 {
 		return string(b)
 	}
-	h := (uint(n)*131 ^ uint(b[0])*7 ^ uint(b[n-1])*31 ^ uint(b[n/2])*17) % uint(len(in))
+	h := internSlot(n, b[0], b[n/2], b[n-1])
 	if s := in[h]; s == string(b) { // no allocation for the comparison
 		return s
 	}
@@ -34,7 +38,23 @@ func (in *interner) str(b []byte) string {
 	return s
 }
 
+// seed fills the cache with the strings nearly every SOAP body has, so that
+// even a small body allocates none of them.
+func (in *interner) seed() {
+	for _, s := range [...]string{
+		NamespaceXSI, NamespaceXSD, NamespaceV11, NamespaceV12, nsEnvV11, nsEnvV12,
+		"xsi", "xsd", "soapenc", "SOAP-ENC", "enc", "type", "nil", "id", "href", "ref", "item",
+		"arrayType", "itemType", "arraySize", "encodingStyle", "root", "multiRef",
+		"xsd:string", "xsd:int", "xsd:long", "xsd:short", "xsd:boolean", "xsd:double", "xsd:float",
+		"xsd:dateTime", "xsd:base64Binary", "xsd:decimal", "soapenc:Array", "SOAP-ENC:Array", "enc:Array",
+		"true", "false", "0", "1",
+	} {
+		in[internSlot(len(s), s[0], s[len(s)/2], s[len(s)-1])] = s
+	}
+}
+
 func (b *builder) readNext(r nextReader) error {
+	b.strs.seed()
 	for {
 		t, err := r.Next()
 		if err == io.EOF {

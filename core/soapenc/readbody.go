@@ -66,7 +66,7 @@ func (d *Decoder) ReadBody() (*Element, error) {
 		maxDepth: limit(d.MaxDepth, DefaultMaxDepth), maxBytes: limit(d.MaxBytes, DefaultMaxBytes)}
 	for p, uri := range d.Namespaces {
 		var err error
-		if b.scope, err = b.scope.push(p, uri); err != nil {
+		if b.scope, err = b.scope.push(&b.scopes, p, uri); err != nil {
 			return nil, err
 		}
 	}
@@ -116,6 +116,7 @@ type builder struct {
 	rawNames                     []xml.Name // raw mode: the open elements' names as written
 	attrs                        []xml.Attr // Next mode: scratch for a start tag's attributes
 	strs                         interner   // Next mode: shared strings
+	scopes                       []nsScope  // slab of namespace bindings
 }
 
 func (b *builder) newElement() *Element {
@@ -241,13 +242,13 @@ func (b *builder) start(t xml.StartElement) error {
 		var err error
 		switch a.Name.Space {
 		case "xmlns":
-			if b.scope, err = b.scope.push(a.Name.Local, a.Value); err != nil {
+			if b.scope, err = b.scope.push(&b.scopes, a.Name.Local, a.Value); err != nil {
 				return err
 			}
 		case "":
 			switch a.Name.Local {
 			case "xmlns":
-				if b.scope, err = b.scope.push("", a.Value); err != nil {
+				if b.scope, err = b.scope.push(&b.scopes, "", a.Value); err != nil {
 					return err
 				}
 			case "href":
