@@ -1,0 +1,58 @@
+package unixsock_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
+	"github.com/soapwire/soapwire/examples/custom-binding/unixsock"
+)
+
+// limits lets the suites' large bodies through.
+var limits = unixsock.WithLimits(core.Limits{MaxBytes: 8 << 20})
+
+// TestConformance runs the RoundTripper suite: Transport.RoundTrip calling
+// a Server over a socket.
+func TestConformance(t *testing.T) {
+	coretest.TestRoundTripper(t, coretest.Features{OneWay: true}, func(t *testing.T, h core.Handler) core.RoundTripper {
+		return unixsock.NewTransport(startServer(t, h, limits), limits)
+	})
+}
+
+// inboxFeatures is what an Inbox promises: each stored message is
+// delivered once, in order; a Nack redelivers it; and what was stored, or
+// delivered and never settled, survives a restart.
+var inboxFeatures = coretest.Features{
+	ExactlyOnce: true,
+	Redelivery:  true,
+	Ordered:     true,
+	Persistent:  true,
+	Reopen: func(t *testing.T, addr string) core.Receiver {
+		path, err := unixsock.ParseAddress(addr)
+		require.NoError(t, err)
+		in, _ := startInbox(t, filepath.Dir(path), limits)
+		return in
+	},
+}
+
+// newPair: the Sender is a Transport with no address of its own (it sends
+// to m.To), the Receiver an Inbox served on a fresh socket.
+func newPair(t *testing.T) (core.Sender, core.Receiver, string) {
+	in, addr := startInbox(t, shortDir(t), limits)
+	return unixsock.NewTransport("", limits), in, addr
+}
+
+// TestConformanceSendReceive runs the Sender/Receiver suite over
+// Transport.Send and an Inbox.
+func TestConformanceSendReceive(t *testing.T) {
+	coretest.TestSendReceive(t, inboxFeatures, newPair)
+}
+
+// TestConformanceServe runs core.Serve over an Inbox, replies and faults
+// sent by a Transport to the ReplyTo and FaultTo Inboxes.
+func TestConformanceServe(t *testing.T) {
+	coretest.TestServe(t, inboxFeatures, newPair)
+}
