@@ -20,7 +20,7 @@ type nsScope struct {
 const maxScope = 1000
 
 // push returns the scope s with one more binding, taken from slab (which
-// it refills 16 at a time).
+// it refills 8 at a time).
 func (s *nsScope) push(slab *[]nsScope, prefix, uri string) (*nsScope, error) {
 	depth := 1
 	if s != nil {
@@ -30,7 +30,7 @@ func (s *nsScope) push(slab *[]nsScope, prefix, uri string) (*nsScope, error) {
 		return nil, errorf(SubcodeLimit, "more than %d namespace declarations in scope", maxScope)
 	}
 	if len(*slab) == 0 {
-		*slab = make([]nsScope, 16)
+		*slab = make([]nsScope, 8)
 	}
 	n := &(*slab)[0]
 	*slab = (*slab)[1:]

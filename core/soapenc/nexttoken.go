@@ -55,6 +55,7 @@ func (in *interner) seed() {
 
 func (b *builder) readNext(r nextReader) error {
 	b.strs.seed()
+	var attrBuf [8]xml.Attr // on the stack: writing to it needs no write barriers
 	for {
 		t, err := r.Next()
 		if err == io.EOF {
@@ -65,7 +66,7 @@ func (b *builder) readNext(r nextReader) error {
 		}
 		switch t.Kind {
 		case core.StartElement:
-			if err := b.start(b.startElement(t)); err != nil {
+			if err := b.start(b.startElement(t, attrBuf[:0])); err != nil {
 				return err
 			}
 		case core.EndElement:
@@ -82,9 +83,10 @@ func (b *builder) readNext(r nextReader) error {
 }
 
 // startElement converts a start tag to the form Token returns (namespace
-// declarations as xmlns attributes first), reusing one attribute slice.
-func (b *builder) startElement(t *core.Token) xml.StartElement {
-	attrs := b.attrs[:0]
+// declarations as xmlns attributes first), into buf (start does not keep
+// it).
+func (b *builder) startElement(t *core.Token, buf []xml.Attr) xml.StartElement {
+	attrs := buf[:0]
 	for _, ns := range t.NS {
 		if len(ns.Prefix) == 0 {
 			attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: b.strs.str(ns.URI)})
@@ -95,6 +97,5 @@ func (b *builder) startElement(t *core.Token) xml.StartElement {
 	for _, a := range t.Attr {
 		attrs = append(attrs, xml.Attr{Name: xml.Name{Space: b.strs.str(a.Name.Space), Local: b.strs.str(a.Name.Local)}, Value: b.strs.str(a.Value)})
 	}
-	b.attrs = attrs
 	return xml.StartElement{Name: xml.Name{Space: b.strs.str(t.Name.Space), Local: b.strs.str(t.Name.Local)}, Attr: attrs}
 }

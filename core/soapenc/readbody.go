@@ -114,9 +114,18 @@ type builder struct {
 	refs                         []*Element
 	raw                          bool       // reading RawTokens of a fresh *xml.Decoder
 	rawNames                     []xml.Name // raw mode: the open elements' names as written
-	attrs                        []xml.Attr // Next mode: scratch for a start tag's attributes
 	strs                         interner   // Next mode: shared strings
 	scopes                       []nsScope  // slab of namespace bindings
+	lastType                     typeCache  // the xsi:type resolved last
+}
+
+// typeCache is an xsi:type value resolved in a scope.
+type typeCache struct {
+	text  string
+	scope *nsScope
+	typ   uint32
+	tkind kind
+	isArr bool
 }
 
 func (b *builder) newElement() *Element {
@@ -308,15 +317,20 @@ func (b *builder) start(t xml.StartElement) error {
 	}
 	e.ns = b.scope
 	if typ != "" {
-		n, err := e.resolve(typ)
-		if err != nil {
-			return withElemPath(err, e)
+		if c := &b.lastType; typ == c.text && e.ns == c.scope { // the same xsi:type as the last element's
+			e.typ, e.tkind, e.isArr = c.typ, c.tkind, c.isArr
+		} else {
+			n, err := e.resolve(typ)
+			if err != nil {
+				return withElemPath(err, e)
+			}
+			e.typ = b.t.typeIndex(n)
+			if isXSD(n.Space) || n.Space == NamespaceV11 {
+				e.tkind = xsdKinds[n.Local]
+			}
+			e.isArr = n.Local == "Array" && isEnc(n.Space)
+			*c = typeCache{text: typ, scope: e.ns, typ: e.typ, tkind: e.tkind, isArr: e.isArr}
 		}
-		e.typ = b.t.typeIndex(n)
-		if isXSD(n.Space) || n.Space == NamespaceV11 {
-			e.tkind = xsdKinds[n.Local]
-		}
-		e.isArr = n.Local == "Array" && isEnc(n.Space)
 	} else if e.Name.Space == NamespaceV11 { // <SOAP-ENC:int>5</SOAP-ENC:int>
 		e.tkind = xsdKinds[e.Name.Local]
 	}
