@@ -91,6 +91,7 @@ func (m *Message) takeAddressing() error {
 // for an endpoint reference.
 func addressingValue(raw []byte, epr bool) (string, error) {
 	r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
+	defer r.Release()
 	var text []byte
 	inAddr := !epr
 	for {

@@ -76,6 +76,7 @@ func (b Body) Name() xml.Name {
 		raw, err := s.bytes()
 		if err == nil {
 			r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
+			defer r.Release()
 			for {
 				t, err := r.Next()
 				if err != nil {
@@ -294,7 +295,6 @@ type inbound struct {
 	v      Version
 	depth  int           // reader depth inside the Body element
 	first  *xmltok.Token // the first child's start tag, already read
-	scope  []xmltok.NS   // scratch for namespace completion
 	nchild int           // children started
 	done   bool          // the Body (or fragment) has ended
 	empty  bool          // nothing in it
@@ -311,7 +311,8 @@ func (in *inbound) wrapErr(err error) error {
 }
 
 // next returns the next token, with the full scope for the start tag of a
-// child of the Body (nil otherwise).
+// child of the Body (nil otherwise). Once it has returned io.EOF or an
+// error, the tokenizer is released and never used again.
 func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	if in.err != nil {
 		return nil, nil, in.err
@@ -326,46 +327,61 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 		var err error
 		if t, err = in.r.Next(); err != nil {
 			if err == io.EOF && in.p == nil { // a fragment ends at EOF
-				in.done = true
-				return nil, nil, io.EOF
+				return nil, nil, in.end()
 			}
-			in.err = in.wrapErr(err)
-			return nil, nil, in.err
+			return nil, nil, in.fail(in.wrapErr(err))
 		}
 	}
 	d := in.r.Depth()
 	switch t.Kind {
 	case xmltok.EndElement:
 		if d < in.depth {
-			in.done = true
 			if in.p != nil {
 				if err := in.p.afterBody(); err != nil {
-					in.err = err
-					return nil, nil, err
+					return nil, nil, in.fail(err)
 				}
 			}
-			return nil, nil, io.EOF
+			return nil, nil, in.end()
 		}
 	case xmltok.StartElement:
 		if d == in.depth+1 {
 			in.nchild++
 			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
-				in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"}
-				return nil, nil, in.err
+				return nil, nil, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"})
 			}
-			if in.p != nil && in.scope == nil {
-				in.scope = in.p.scope0[:0] // the header is read: its scratch is free
-			}
-			in.scope = in.r.InScope(in.scope[:0])
-			return t, in.scope, nil
+			return t, in.r.Scope(), nil
 		}
 	case xmltok.CharData:
 		if d == in.depth && !xmltok.IsSpace(t.Text) {
-			in.err = &Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"}
-			return nil, nil, in.err
+			return nil, nil, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"})
 		}
 	}
 	return t, nil, nil
+}
+
+// end marks the stream done and releases the tokenizer.
+func (in *inbound) end() error {
+	in.done = true
+	in.release()
+	return io.EOF
+}
+
+// fail makes err sticky and releases the tokenizer.
+func (in *inbound) fail(err error) error {
+	in.err = err
+	in.release()
+	return err
+}
+
+func (in *inbound) release() {
+	if in.p != nil {
+		in.p.release() // it clears in.r
+		return
+	}
+	if in.r != nil {
+		in.r.Release()
+		in.r = nil
+	}
 }
 
 // copyTo writes the rest of the body to x. env, when its URI is set, is a
@@ -406,7 +422,7 @@ func newFragment(raw []byte) *inbound {
 	r := xmltok.NewReader(src, Limits{}.resolved().tokenizer())
 	in := &inbound{r: r, depth: 1}
 	if _, err := r.Next(); err != nil {
-		in.err = in.wrapErr(err)
+		in.fail(in.wrapErr(err))
 	}
 	return in
 }

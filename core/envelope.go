@@ -69,6 +69,7 @@ func NewHeaderBlock(v any) (HeaderBlock, error) {
 // attributes (either version's) are taken from the XML.
 func ParseHeaderBlock(raw []byte) (HeaderBlock, error) {
 	r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
+	defer r.Release()
 	var t *xmltok.Token
 	var err error
 	for {
@@ -279,6 +280,7 @@ func writeBlock(x *xmlWriter, b *HeaderBlock, v Version, envPrefix string) error
 	// Rewrite the start tag: keep its declarations and other attributes,
 	// replace the SOAP ones, copy the rest verbatim.
 	r := xmltok.NewReader(bytes.NewReader(b.XML), DefaultLimits().tokenizer())
+	defer r.Release()
 	var t *xmltok.Token
 	var err error
 	for {

@@ -35,28 +35,42 @@ type readState struct {
 	p      parser
 	src    bodySource
 	in     inbound
-	blocks [4]HeaderBlock
+	blocks [2]HeaderBlock
 }
 
 func (st *readState) read(r io.Reader, lim Limits) (*Envelope, error) {
 	lim = lim.resolved()
 	p := &st.p
 	p.st, p.lim = st, lim
-	p.r.Init(r, lim.tokenizer())
-	p.scope = p.scope0[:0]
-	return p.envelope()
+	p.r = xmltok.NewReader(r, lim.tokenizer())
+	env, err := p.envelope()
+	if err != nil {
+		p.release()
+		return nil, err
+	}
+	return env, nil
 }
 
 type parser struct {
 	st         *readState
-	r          xmltok.Reader
+	r          *xmltok.Reader // nil once the envelope is read to its end (or refused)
 	lim        Limits
 	v          Version
 	faultStart int64
-	nu         []xml.Name  // 1.2 NotUnderstood blocks, for a fault body
-	scope      []xmltok.NS // scratch for InScope: the writer copies it at once
-	scope0     [8]xmltok.NS
-	blocks     xmlWriter // the header blocks' XML, one after the other
+	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
+	blocks     xmlWriter  // the header blocks' XML, one after the other
+	anc        []ancDecl  // the declarations in scope on the Header
+	anc0       [4]ancDecl
+}
+
+// release hands the tokenizer back once the envelope has been read to its
+// end or refused: nothing reads it again.
+func (p *parser) release() {
+	if p.r != nil {
+		p.r.Release()
+		p.r = nil
+		p.st.in.r = nil
+	}
 }
 
 func (p *parser) sender(format string, args ...any) *Fault {
@@ -168,6 +182,7 @@ func (p *parser) envelope() (*Envelope, error) {
 func (p *parser) header() ([]HeaderBlock, error) {
 	start := p.r.Offset()
 	blocks := p.st.blocks[:0]
+	p.ancestors()
 	for {
 		t, err := p.structural("Header")
 		if err != nil {
@@ -206,12 +221,25 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 		}
 	}
 	x := &p.blocks
-	if x.buf == nil {
-		x.buf = make([]byte, 0, 1024)
-	}
 	at := len(x.buf)
-	p.scope = p.r.InScope(p.scope[:0])
-	x.token(t, p.scope)
+	// the start tag, namespace-complete: the declarations in scope on the
+	// Header (rendered once) that the block does not make again, then its own
+	wOpen(x, t.Name.Prefix, t.Name.Local)
+outer:
+	for _, a := range p.anc {
+		for _, d := range t.NS {
+			if string(d.Prefix) == string(x.buf[a.prefix:a.prefixEnd]) {
+				continue outer
+			}
+		}
+		x.buf = append(x.buf, x.buf[a.start:a.end]...)
+	}
+	for _, d := range t.NS {
+		wDecl(x, d.Prefix, d.URI)
+	}
+	for _, a := range t.Attr {
+		wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
+	}
 	depth := p.r.Depth()
 	for depth <= p.r.Depth() {
 		t, err := p.next()
@@ -230,6 +258,31 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 	}
 	b.XML = x.buf[at:len(x.buf):len(x.buf)]
 	return b, true, nil
+}
+
+// ancDecl is a namespace declaration in scope on the Header, rendered in
+// p.blocks.buf: the declaration at [start, end), its prefix at [prefix,
+// prefixEnd).
+type ancDecl struct{ start, end, prefix, prefixEnd int }
+
+// ancestors renders the namespace declarations in scope on the Header (the
+// current position) once, ahead of the blocks' XML, for every block's start
+// tag to copy.
+func (p *parser) ancestors() {
+	x := &p.blocks
+	if x.buf == nil {
+		x.buf = make([]byte, 0, 1024)
+	}
+	p.anc = p.anc0[:0]
+	for _, d := range p.r.Scope() {
+		a := ancDecl{start: len(x.buf), prefix: len(x.buf) + len(" xmlns:")}
+		wDecl(x, d.Prefix, d.URI)
+		a.end, a.prefixEnd = len(x.buf), a.prefix+len(d.Prefix)
+		if len(d.Prefix) == 0 {
+			a.prefix, a.prefixEnd = 0, 0
+		}
+		p.anc = append(p.anc, a)
+	}
 }
 
 // maxCompletion bounds the header blocks' XML, once namespace-complete, to
@@ -314,7 +367,7 @@ func (p *parser) body() (Body, error) {
 		*src = bodySource{fault: f, name: name, named: true}
 		return Body{src}, p.afterBody()
 	}
-	p.st.in = inbound{r: &p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t}
+	p.st.in = inbound{r: p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t}
 	*src = bodySource{in: &p.st.in, name: name, named: true}
 	return Body{src}, nil
 }
@@ -322,6 +375,7 @@ func (p *parser) body() (Body, error) {
 // afterBody checks what follows the Body: only the end of the Envelope and
 // of the input (WS-I BP R1011: no element after the Body).
 func (p *parser) afterBody() error {
+	defer p.release()
 	ns := p.v.Namespace()
 	t, err := p.structural("Envelope")
 	if err != nil {
@@ -388,8 +442,7 @@ func (p *parser) content() ([]byte, error) {
 			return x.buf, nil
 		}
 		if t.Kind == xmltok.StartElement && d == depth+1 {
-			p.scope = p.r.InScope(p.scope[:0])
-			x.token(t, p.scope)
+			x.token(t, p.r.Scope())
 		} else {
 			x.token(t, nil)
 		}

@@ -14,30 +14,19 @@ const defaultBufSize = 8 << 10
 // maxPooled is the largest buffer returned to the pool.
 const maxPooled = 64 << 10
 
-// scratch holds a Reader's buffers, recycled through a pool: allocating and
+// readBufs recycles Readers with their buffers (see Release): allocating and
 // zeroing them per document was a large share of the cost of a small one.
-type scratch struct {
-	buf   []byte
-	names []byte // qualified names of the open elements
-	nsbuf []byte // prefixes and URIs of the bindings in scope
-	stack []elem
-	ns    []NS
-	attrs []Attr
-	raw   []rawAttr
-	// xmlURI is XMLNamespace, which Lookup returns for the xml prefix
-	// (allocated once per scratch, never written).
-	xmlURI []byte
-}
-
 var readBufs = sync.Pool{New: func() any {
-	return &scratch{
-		buf:   make([]byte, defaultBufSize),
-		names: make([]byte, 0, 256),
-		nsbuf: make([]byte, 0, 512),
-		stack: make([]elem, 0, 16),
-		ns:    make([]NS, 0, 16),
-		attrs: make([]Attr, 0, 16),
-		raw:   make([]rawAttr, 0, 16),
+	return &Reader{
+		buf:    make([]byte, defaultBufSize),
+		names:  make([]byte, 0, 256),
+		nsbuf:  make([]byte, 0, 512),
+		stack:  make([]elem, 0, 16),
+		ns:     make([]NS, 0, 16),
+		attrs:  make([]Attr, 0, 16),
+		raw:    make([]rawAttr, 0, 16),
+		scope:  make([]NS, 0, 8),
+		xmlURI: []byte(XMLNamespace),
 	}
 }}
 

@@ -5,12 +5,12 @@ import "io"
 // NewReaderSize is NewReader with a buffer of size bytes, to test the
 // buffer's edges; it is never pooled.
 func NewReaderSize(r io.Reader, lim Limits, size int) *Reader {
-	s := &Reader{}
-	s.init(r, lim, &scratch{buf: make([]byte, size)})
+	s := &Reader{buf: make([]byte, size)}
+	s.reset(r, lim)
 	return s
 }
 
-// BufferLen is the length of s's buffer (0 once released).
+// BufferLen is the length of s's buffer.
 func BufferLen(s *Reader) int { return len(s.buf) }
 
 // Name character classes, for the exhaustive test against encoding/xml.

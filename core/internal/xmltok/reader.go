@@ -20,15 +20,16 @@ type Reader struct {
 	utf16  bool // the input is UTF-16, transcoded as it is read
 
 	tok      Token
-	elemName qname    // the name of the start tag scanStart found
-	sc       *scratch // pooled buffers; nil once released
-	xmlURI   []byte   // XMLNamespace, for Lookup (shared, never written)
-	names    []byte   // qualified names of the open elements
-	nsbuf    []byte   // prefixes and URIs of the bindings in scope
+	elemName qname  // the name of the start tag scanStart found
+	xmlURI   []byte // XMLNamespace, for Lookup (never written)
+	names    []byte // qualified names of the open elements
+	nsbuf    []byte // prefixes and URIs of the bindings in scope
 	stack    []elem
 	ns       []NS // bindings in scope, innermost last
 	attrs    []Attr
 	raw      []rawAttr
+	scope    []NS // Scope's result
+	pooled   bool // from readBufs (NewReader), to go back there (Release)
 	// duplicate lookups for a start tag with many attributes
 	dups     map[string]struct{}
 	expanded map[string]int
@@ -59,54 +60,43 @@ const (
 	xmlBind = -2
 )
 
-// NewReader returns a Reader reading r within lim.
+// NewReader returns a Reader reading r within lim. Call Release when done
+// with it (optional: a Reader not released is garbage collected).
 func NewReader(r io.Reader, lim Limits) *Reader {
-	s := &Reader{}
-	s.Init(r, lim)
+	s := readBufs.Get().(*Reader)
+	s.reset(r, lim)
+	s.pooled = true
 	return s
 }
 
-// Init makes a zero Reader (a value held in a larger struct, to spare an
-// allocation) read r within lim, as NewReader's does.
-func (s *Reader) Init(r io.Reader, lim Limits) {
-	s.init(r, lim, readBufs.Get().(*scratch))
-}
-
-func (s *Reader) init(r io.Reader, lim Limits, sc *scratch) {
+// reset makes s read r within lim, keeping its buffers.
+func (s *Reader) reset(r io.Reader, lim Limits) {
+	keep := Reader{buf: s.buf, xmlURI: s.xmlURI, names: s.names[:0], nsbuf: s.nsbuf[:0], stack: s.stack[:0],
+		ns: s.ns[:0], attrs: s.attrs[:0], raw: s.raw[:0], scope: s.scope[:0]}
+	*s = keep
+	if s.xmlURI == nil {
+		s.xmlURI = []byte(XMLNamespace)
+	}
 	s.cnt = counter{r: r, max: lim.MaxBytes}
 	s.src = &s.cnt
 	s.lim = lim
 	s.maxTok = max(lim.MaxTokenBytes, 0)
-	s.sc = sc
-	if sc.xmlURI == nil {
-		sc.xmlURI = []byte(XMLNamespace)
-	}
-	s.xmlURI = sc.xmlURI
-	s.buf = sc.buf
-	s.names, s.nsbuf = sc.names[:0], sc.nsbuf[:0]
-	s.stack, s.ns, s.attrs, s.raw = sc.stack[:0], sc.ns[:0], sc.attrs[:0], sc.raw[:0]
 }
 
-// release hands the buffers back to the pool once the input has ended or
-// failed: nothing reads them again (s.err is sticky).
-func (s *Reader) release() {
-	sc := s.sc
-	if sc == nil {
+// Release hands the Reader and its buffers back for another NewReader: s,
+// and every token, name and slice it returned, must not be used after it.
+func (s *Reader) Release() {
+	if !s.pooled {
 		return
 	}
-	s.sc = nil
-	if len(s.buf) <= maxPooled {
-		sc.buf = s.buf
+	s.pooled = false
+	if len(s.buf) < defaultBufSize || len(s.buf) > maxPooled || cap(s.names) > maxPooled || cap(s.nsbuf) > maxPooled ||
+		cap(s.stack) > 1024 || cap(s.ns) > 1024 || cap(s.attrs) > 1024 || cap(s.raw) > 1024 || cap(s.scope) > 1024 {
+		return // grown by an unusual document: let it go
 	}
-	sc.names, sc.nsbuf = s.names[:0], s.nsbuf[:0]
-	sc.stack, sc.ns, sc.attrs, sc.raw = s.stack[:0], s.ns[:0], s.attrs[:0], s.raw[:0]
-	if cap(sc.names) <= maxPooled && cap(sc.nsbuf) <= maxPooled && cap(sc.stack) <= 1024 && cap(sc.ns) <= 1024 &&
-		cap(sc.attrs) <= 1024 && cap(sc.raw) <= 1024 && len(sc.buf) >= defaultBufSize && len(sc.buf) <= maxPooled {
-		readBufs.Put(sc)
-	}
-	s.buf, s.names, s.nsbuf, s.stack, s.ns, s.attrs, s.raw = nil, nil, nil, nil, nil, nil, nil
-	s.pos, s.end = 0, 0
+	s.reset(nil, Limits{}) // drop the input and the error
 	s.tok = Token{}
+	readBufs.Put(s)
 }
 
 // Depth is the number of open elements. After an end tag it no longer counts
@@ -155,6 +145,14 @@ func (s *Reader) uri(i int) []byte {
 	return s.ns[i].URI
 }
 
+// Scope returns every binding in effect at the current position, as
+// InScope does, in a slice of the Reader's own, valid until the next call to
+// Next or Scope.
+func (s *Reader) Scope() []NS {
+	s.scope = s.InScope(s.scope[:0])
+	return s.scope
+}
+
 // InScope appends to dst every binding in effect at the current position:
 // one per prefix (the innermost), outermost first. The xml prefix is
 // implicit and never listed; neither is a default namespace undeclared
@@ -179,7 +177,6 @@ outer:
 // failAt records a sticky error found at buf[pos+rel].
 func (s *Reader) failAt(rel int, err error, format string, args ...any) error {
 	s.err = &SyntaxError{Offset: s.base + int64(s.pos+rel), Msg: fmt.Sprintf(format, args...), Err: err}
-	s.release()
 	return s.err
 }
 
@@ -272,7 +269,6 @@ func (s *Reader) atEnd() (*Token, error) {
 		return nil, s.failAt(0, io.ErrUnexpectedEOF, "no root element")
 	}
 	s.err = io.EOF
-	s.release()
 	return nil, io.EOF
 }
 
