@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -72,4 +74,34 @@ func (c *capWriter) Write(p []byte) (int, error) {
 		return 0, errOverCap
 	}
 	return c.buf.Write(p)
+}
+
+// payloadLimit caches the connection's max payload (nats.Conn.MaxPayload
+// takes the connection's lock, which publishes hold), reading it again
+// after a second, since a reconnect to another server may change it. In
+// the window nats.go's own check still refuses an oversized message
+// (nats.ErrMaxPayload), which the binding reports as ErrTooLarge too.
+type payloadLimit struct {
+	nc *nats.Conn
+	v  atomic.Int64
+	at atomic.Int64 // when v was read, in Unix nanoseconds
+}
+
+func (p *payloadLimit) get() int64 {
+	now := time.Now().UnixNano()
+	if v := p.v.Load(); v > 0 && now-p.at.Load() < int64(time.Second) {
+		return v
+	}
+	v := p.nc.MaxPayload()
+	p.v.Store(v)
+	p.at.Store(now)
+	return v
+}
+
+// tooLarge turns nats.go's max payload error into ErrTooLarge.
+func tooLarge(err error, subject string) error {
+	if errors.Is(err, nats.ErrMaxPayload) {
+		return fmt.Errorf("%w: to %s: %w (%w)", ErrTooLarge, subject, core.ErrTooLarge, err)
+	}
+	return err
 }

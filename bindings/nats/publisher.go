@@ -23,6 +23,7 @@ type Publisher struct {
 	def  Address
 	o    options
 	bufs buffers
+	max  payloadLimit
 }
 
 var _ core.Sender = (*Publisher)(nil)
@@ -33,7 +34,7 @@ var _ core.Sender = (*Publisher)(nil)
 // ("?stream=ORDERS") is checked by the server: the subject must belong to
 // it. Options: WithLogger.
 func NewPublisher(nc *nats.Conn, to string, opts ...Option) (*Publisher, error) {
-	p := &Publisher{nc: nc, o: newOptions(opts)}
+	p := &Publisher{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}}
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {
@@ -83,7 +84,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 	}
 	buf := p.bufs.get()
 	defer p.bufs.put(buf)
-	out, err := encode(buf, m, a.Subject, a.String(), p.nc.MaxPayload())
+	out, err := encode(buf, m, a.Subject, a.String(), p.max.get())
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 		if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
 			return fmt.Errorf("nats: publish to %s: %w (%w)", a, ErrNoStream, err)
 		}
-		return fmt.Errorf("nats: publish to %s: %w", a, err)
+		return fmt.Errorf("nats: publish to %s: %w", a, tooLarge(err, a.Subject))
 	}
 	m.SetMeta(MetaSubject, a.Subject)
 	m.SetMeta(MetaStream, ack.Stream)

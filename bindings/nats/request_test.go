@@ -277,10 +277,12 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	s := startServer(t)
 	nc := connect(t, s)
 	tr := soapnats.NewTransport(connect(t, s), "")
-	call := func(subject string) error {
+	call := func(subject string, d time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
 		m := core.NewMessage(core.V11, core.RawBody(body("echo", "x")))
 		m.To = "nats:" + subject
-		_, err := tr.RoundTrip(testCtx(t), m)
+		_, err := tr.RoundTrip(ctx, m)
 		return err
 	}
 
@@ -294,7 +296,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		require.NoError(t, err)
 		t.Cleanup(func() { sub.Close() })
 		done := make(chan error, 1)
-		go func() { done <- call("life.drain") }()
+		go func() { done <- call("life.drain", 5*time.Second) }()
 		<-started
 		drained := make(chan error, 1)
 		go func() { drained <- sub.Drain(testCtx(t)) }()
@@ -302,24 +304,24 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		close(release)
 		require.NoError(t, <-done, "the request in flight is answered")
 		require.NoError(t, <-drained)
-		assert.ErrorIs(t, call("life.drain"), soapnats.ErrNoResponders)
+		assert.ErrorIs(t, call("life.drain", 5*time.Second), soapnats.ErrNoResponders)
 	})
 	t.Run("Close", func(t *testing.T) {
 		sub, err := soapnats.Subscribe(context.Background(), nc, "life.close", echo)
 		require.NoError(t, err)
-		require.NoError(t, call("life.close"))
+		require.NoError(t, call("life.close", 5*time.Second))
 		require.NoError(t, sub.Close())
 		require.NoError(t, sub.Close(), "Close is idempotent")
-		assert.ErrorIs(t, call("life.close"), soapnats.ErrNoResponders)
+		assert.ErrorIs(t, call("life.close", 5*time.Second), soapnats.ErrNoResponders)
 	})
 	t.Run("ContextEnds", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		sub, err := soapnats.Subscribe(ctx, nc, "life.ctx", echo)
 		require.NoError(t, err)
 		t.Cleanup(func() { sub.Close() })
-		require.NoError(t, call("life.ctx"))
+		require.NoError(t, call("life.ctx", 5*time.Second))
 		cancel()
-		require.Eventually(t, func() bool { return errors.Is(call("life.ctx"), soapnats.ErrNoResponders) }, 5*time.Second, 10*time.Millisecond)
+		require.Eventually(t, func() bool { return errors.Is(call("life.ctx", time.Second), soapnats.ErrNoResponders) }, 8*time.Second, 10*time.Millisecond)
 	})
 	t.Run("BadSubject", func(t *testing.T) {
 		_, err := soapnats.Subscribe(context.Background(), nc, "nats:a..b", echo)

@@ -23,6 +23,7 @@ type Subscription struct {
 	h       core.Handler
 	o       options
 	bufs    buffers
+	max     payloadLimit
 	cancel  context.CancelFunc // cancels the handlers' context
 	sem     chan struct{}
 
@@ -63,7 +64,7 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	o := newOptions(opts)
 	hctx, cancel := context.WithCancel(ctx)
 	s := &Subscription{
-		nc: nc, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,
+		nc: nc, max: payloadLimit{nc: nc}, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,
 		cancel: cancel, sem: make(chan struct{}, o.concurrency), idle: make(chan struct{}),
 	}
 	cb := func(msg *nats.Msg) { s.dispatch(hctx, msg) }
@@ -92,15 +93,21 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 // Subject returns the subject served.
 func (s *Subscription) Subject() string { return s.subject }
 
-// Close unsubscribes at once and cancels the context of the requests in
-// flight; it does not wait for them. Requests not yet handled are not
-// answered (their callers time out). Close is idempotent.
+// Close unsubscribes at once (when it returns, the server routes no more
+// requests here) and cancels the context of the requests in flight; it does
+// not wait for them. Requests not yet handled are not answered (their
+// callers time out). Close is idempotent.
 func (s *Subscription) Close() error {
 	if s.stop != nil {
 		s.stop()
 	}
 	s.cancel()
 	err := s.sub.Unsubscribe()
+	if err == nil {
+		// So that when Close returns, the server no longer routes requests
+		// here (they go to other instances, or get no responders).
+		_ = s.nc.FlushTimeout(5 * time.Second)
+	}
 	s.markClosed()
 	if err != nil && !errors.Is(err, nats.ErrBadSubscription) && !errors.Is(err, nats.ErrConnectionClosed) {
 		return fmt.Errorf("nats: unsubscribe %s: %w", s.subject, err)
@@ -284,9 +291,9 @@ func (s *Subscription) fault(ctx context.Context, msg *nats.Msg, req *core.Messa
 func (s *Subscription) publish(subject string, m *core.Message) error {
 	buf := s.bufs.get()
 	defer s.bufs.put(buf)
-	out, err := encode(buf, m, subject, "", s.nc.MaxPayload())
+	out, err := encode(buf, m, subject, "", s.max.get())
 	if err != nil {
 		return err
 	}
-	return s.nc.PublishMsg(out)
+	return tooLarge(s.nc.PublishMsg(out), subject)
 }

@@ -20,7 +20,7 @@ type Transport struct {
 	def    Address // the default destination; zero: none
 	o      options
 	bufs   buffers
-	js     *Publisher
+	max    payloadLimit
 	jsOnce func() (*Publisher, error)
 }
 
@@ -35,7 +35,7 @@ var (
 // replies), WithLogger. It panics if to is not a valid destination (a
 // setup error).
 func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
-	t := &Transport{nc: nc, o: newOptions(opts)}
+	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}}
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {
@@ -88,7 +88,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		defer cancel()
 	}
 	buf := t.bufs.get()
-	out, err := encode(buf, m, a.Subject, a.String(), t.nc.MaxPayload())
+	out, err := encode(buf, m, a.Subject, a.String(), t.max.get())
 	if err != nil {
 		t.bufs.put(buf)
 		return nil, err
@@ -101,7 +101,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("nats: request to %s: no reply: %w", a.Subject, ctx.Err())
 	case err != nil:
-		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
+		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
 	return t.reply(a.Subject, resp)
 }
@@ -145,12 +145,12 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	}
 	buf := t.bufs.get()
 	defer t.bufs.put(buf)
-	out, err := encode(buf, m, a.Subject, a.String(), t.nc.MaxPayload())
+	out, err := encode(buf, m, a.Subject, a.String(), t.max.get())
 	if err != nil {
 		return err
 	}
 	if err := t.nc.PublishMsg(out); err != nil {
-		return fmt.Errorf("nats: publish to %s: %w", a.Subject, err)
+		return fmt.Errorf("nats: publish to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
 	m.SetMeta(MetaSubject, a.Subject)
 	return nil
