@@ -116,7 +116,12 @@ func TestTransportRefused(t *testing.T) {
 		{"send too large", func() error { big.To = inbox; return tr.Send(t.Context(), big) }, unixsock.ErrRefused, "over the limit of 1024"},
 		{"send to a server", func() error { m := request("x"); m.To = server; return tr.Send(t.Context(), m) }, unixsock.ErrRefused, "answers calls"},
 		{"call to an inbox", func() error { _, err := unixsock.NewTransport(inbox).RoundTrip(t.Context(), request("x")); return err }, unixsock.ErrRefused, "is an inbox"},
-		{"action with a newline", func() error { m := request("x"); m.Action = "urn:a\r\nb"; _, err := tr.RoundTrip(t.Context(), m); return err }, unixsock.ErrProtocol, "control character"},
+		{"action with a newline", func() error {
+			m := request("x")
+			m.Action = "urn:a\r\nb"
+			_, err := tr.RoundTrip(t.Context(), m)
+			return err
+		}, unixsock.ErrProtocol, "control character"},
 		{"action too long", func() error {
 			m := request("x")
 			m.Action = strings.Repeat("a", unixsock.MaxActionLen+1)
