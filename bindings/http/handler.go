@@ -20,7 +20,7 @@ const (
 	MetaPath       = "http.path"
 	MetaRemoteAddr = "http.remote-addr"
 	MetaUser       = "http.user"   // after WithBasicAuth
-	MetaStatus     = "http.status" // on replies returned by Transport
+	MetaStatus     = "http.status" // on replies returned by Transport, and on messages it sent
 	MetaType       = "http.content-type"
 )
 

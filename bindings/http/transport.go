@@ -69,13 +69,20 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 // Send posts a one-way message to m.To when it is an http:// or https://
 // address, else to the Transport's URL. 200 and 202 are success (a reply
 // body is read and dropped); a fault comes back as a *core.Fault, anything
-// else as a *StatusError.
+// else as a *StatusError. The HTTP status is set in m.Meta[MetaStatus].
 func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	url := t.url
 	if to := strings.ToLower(m.To); strings.HasPrefix(to, "http://") || strings.HasPrefix(to, "https://") {
 		url = m.To
 	}
-	reply, err := t.exchange(ctx, url, m)
+	resp, err := t.post(ctx, url, m)
+	if err != nil {
+		return err
+	}
+	// What the server confirmed, for the sender's records (document.Send
+	// puts it in its Receipt).
+	m.SetMeta(MetaStatus, strconv.Itoa(resp.StatusCode))
+	reply, err := t.reply(resp)
 	if err != nil {
 		return err
 	}

@@ -370,12 +370,13 @@ func TestTransportSend(t *testing.T) {
 	tests := []struct {
 		name, to, action, hit string
 		fault                 bool
+		status                string // Meta[MetaStatus] on the sent message
 	}{
-		{"202 to the transport URL", "", "", "a ", false},
-		{"200 counts as sent", "", "reply", "a ", false},
-		{"to an http address", b.URL, "", "b " + b.URL, false},
-		{"a mailto address goes to the transport URL", "mailto:x@example.org", "", "a mailto:x@example.org", false},
-		{"fault", "", "fault", "a ", true},
+		{"202 to the transport URL", "", "", "a ", false, "202"},
+		{"200 counts as sent", "", "reply", "a ", false, "200"},
+		{"to an http address", b.URL, "", "b " + b.URL, false, "202"},
+		{"a mailto address goes to the transport URL", "mailto:x@example.org", "", "a mailto:x@example.org", false, "202"},
+		{"fault", "", "fault", "a ", true, "500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -390,6 +391,7 @@ func TestTransportSend(t *testing.T) {
 				require.NoError(t, err)
 			}
 			assert.Equal(t, tt.hit, <-hits)
+			assert.Equal(t, tt.status, m.Meta[soaphttp.MetaStatus], "the status the server answered")
 		})
 	}
 }
