@@ -1,0 +1,19 @@
+//go:build unix
+
+package core_test
+
+import (
+	"syscall"
+	"time"
+)
+
+const cpuTimeSupported = true
+
+// cpuTime is the CPU time the process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
