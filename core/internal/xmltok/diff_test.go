@@ -78,17 +78,17 @@ func stdTokens(in []byte) (string, error) {
 		switch tok := tok.(type) {
 		case xml.StartElement:
 			depth++
-			fmt.Fprintf(&b, "<{%s}%s", tok.Name.Space, tok.Name.Local)
+			fmt.Fprintf(&b, "<{%s}%s", wsToSpace(tok.Name.Space), tok.Name.Local)
 			for _, a := range tok.Attr {
 				if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
 					continue
 				}
-				fmt.Fprintf(&b, " {%s}%s=%q", a.Name.Space, a.Name.Local, wsToSpace(a.Value))
+				fmt.Fprintf(&b, " {%s}%s=%q", wsToSpace(a.Name.Space), a.Name.Local, wsToSpace(a.Value))
 			}
 			b.WriteString("\n")
 		case xml.EndElement:
 			depth--
-			fmt.Fprintf(&b, "</{%s}%s\n", tok.Name.Space, tok.Name.Local)
+			fmt.Fprintf(&b, "</{%s}%s\n", wsToSpace(tok.Name.Space), tok.Name.Local)
 		case xml.Comment:
 			fmt.Fprintf(&b, "C%q\n", []byte(tok))
 		}
@@ -132,23 +132,23 @@ func ourTokens(in []byte, chunk int) (string, error) {
 		flush()
 		switch t.Kind {
 		case xmltok.StartElement:
-			fmt.Fprintf(&b, "<{%s}%s", t.Name.Space, t.Name.Local)
+			fmt.Fprintf(&b, "<{%s}%s", wsToSpace(string(t.Name.Space)), t.Name.Local)
 			for _, a := range t.Attr {
-				fmt.Fprintf(&b, " {%s}%s=%q", a.Name.Space, a.Name.Local, wsToSpace(string(a.Value)))
+				fmt.Fprintf(&b, " {%s}%s=%q", wsToSpace(string(a.Name.Space)), a.Name.Local, wsToSpace(string(a.Value)))
 			}
 			b.WriteString("\n")
 		case xmltok.EndElement:
-			fmt.Fprintf(&b, "</{%s}%s\n", t.Name.Space, t.Name.Local)
+			fmt.Fprintf(&b, "</{%s}%s\n", wsToSpace(string(t.Name.Space)), t.Name.Local)
 		case xmltok.Comment:
 			fmt.Fprintf(&b, "C%q\n", t.Text)
 		}
 	}
 }
 
-// wsToSpace maps white space to spaces in an attribute value: the scanner
-// normalizes literal white space (XML 1.0 §3.3.3) and keeps what character
-// references give, encoding/xml does neither, and its output cannot tell
-// them apart.
+// wsToSpace maps white space to spaces in an attribute value, and in a
+// namespace name (the value of an xmlns attribute): the reader normalizes
+// literal white space (XML 1.0 §3.3.3) and keeps what character references
+// give, encoding/xml does neither, and its output cannot tell them apart.
 func wsToSpace(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' {
