@@ -99,7 +99,7 @@ func run(b *testing.B, send func(i int) error, received func() int64) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, benchConcurrency)
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0, sys0 := time.Now(), cpuTime(), sysTime()
 	b.ResetTimer()
 	for range benchConcurrency {
 		wg.Add(1)
@@ -125,7 +125,7 @@ func run(b *testing.B, send func(i int) error, received func() int64) {
 		case <-time.After(100 * time.Microsecond):
 		}
 	}
-	elapsed, cpu := time.Since(start), cpuTime()-cpu0
+	elapsed, cpu, sys := time.Since(start), cpuTime()-cpu0, sysTime()-sys0
 	b.StopTimer()
 	close(errs)
 	for err := range errs {
@@ -133,6 +133,7 @@ func run(b *testing.B, send func(i int) error, received func() int64) {
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "msgs/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/msg")
+	b.ReportMetric(float64(sys.Microseconds())/float64(b.N), "sys-µs/msg")
 }
 
 func benchRaw(b *testing.B) {
