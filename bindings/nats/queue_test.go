@@ -115,3 +115,43 @@ func TestNoQueueFansOut(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrencyBound: a Subscription handles at most WithConcurrency
+// requests at once; the others wait and are answered later, none lost.
+func TestConcurrencyBound(t *testing.T) {
+	s := startServer(t)
+	var mu sync.Mutex
+	running, most := 0, 0
+	release := make(chan struct{})
+	subscribe(t, connect(t, s), "svc.bounded", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		<-release
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return echo(ctx, m)
+	}), soapnats.WithConcurrency(2))
+	tr := soapnats.NewTransport(connect(t, s), "svc.bounded")
+	const n = 6
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", strconv.Itoa(i)))))
+			errs <- err
+		}()
+	}
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return running == 2 }, 5*time.Second, 5*time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // a third would have started by now
+	for range n {
+		release <- struct{}{}
+	}
+	for range n {
+		require.NoError(t, <-errs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 2, most, "requests handled at once")
+}

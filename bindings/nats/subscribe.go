@@ -25,12 +25,15 @@ type Subscription struct {
 	bufs    buffers
 	max     payloadLimit
 	cancel  context.CancelFunc // cancels the handlers' context
-	sem     chan struct{}
+	work    chan *nats.Msg     // to idle workers
+	workers atomic.Int64
+	stopped chan struct{} // closed when no more requests will come: idle workers exit
+	stopOne sync.Once
 
 	mu       sync.Mutex
-	inFlight int
+	inFlight int // worker goroutines running
 	closed   bool
-	idle     chan struct{} // closed when closed and nothing is in flight
+	idle     chan struct{} // closed when closed and no worker runs
 
 	served  atomic.Uint64
 	dropped atomic.Int64
@@ -65,7 +68,7 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	hctx, cancel := context.WithCancel(ctx)
 	s := &Subscription{
 		nc: nc, max: payloadLimit{nc: nc}, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,
-		cancel: cancel, sem: make(chan struct{}, o.concurrency), idle: make(chan struct{}),
+		cancel: cancel, work: make(chan *nats.Msg), stopped: make(chan struct{}), idle: make(chan struct{}),
 	}
 	cb := func(msg *nats.Msg) { s.dispatch(hctx, msg) }
 	if o.queue != "" {
@@ -144,7 +147,10 @@ func (s *Subscription) Drain(ctx context.Context) error {
 	}
 }
 
+// markClosed records that no more requests will be dispatched: idle
+// workers exit, and idle is closed once the last one has.
 func (s *Subscription) markClosed() {
+	s.stopOne.Do(func() { close(s.stopped) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
@@ -155,40 +161,63 @@ func (s *Subscription) markClosed() {
 	}
 }
 
-// dispatch runs in nats.go's delivery goroutine: it hands msg to a handler
-// goroutine, waiting for a free slot (the backpressure of WithConcurrency).
+// dispatch runs in nats.go's delivery goroutine: it hands msg to an idle
+// worker goroutine, starts one while fewer than WithConcurrency run, or
+// else waits for one to be free (the backpressure of WithConcurrency).
+// Workers stay for the next request, so a busy Subscription does not start
+// a goroutine per request.
 func (s *Subscription) dispatch(ctx context.Context, msg *nats.Msg) {
 	select {
-	case s.sem <- struct{}{}:
+	case s.work <- msg:
+		return
+	default:
+	}
+	if s.workers.Load() < int64(s.o.concurrency) {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		s.inFlight++
+		s.mu.Unlock()
+		s.workers.Add(1)
+		go s.worker(ctx, msg)
+		return
+	}
+	select {
+	case s.work <- msg:
 	case <-ctx.Done():
 		s.o.log.WarnContext(ctx, "soap: request not handled: the subscription is closing", slog.String("subject", msg.Subject))
-		return
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		<-s.sem
-		return
-	}
-	s.inFlight++
-	s.mu.Unlock()
-	go func() {
-		defer s.done()
+}
+
+// worker serves msg, then further requests, until the Subscription's
+// context ends.
+func (s *Subscription) worker(ctx context.Context, msg *nats.Msg) {
+	defer s.done()
+	for {
 		s.serve(ctx, msg)
-	}()
+		if s.served.Add(1)%128 == 0 {
+			s.checkDropped()
+		}
+		select {
+		case msg = <-s.work:
+		case <-s.stopped:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func (s *Subscription) done() {
-	<-s.sem
+	s.workers.Add(-1)
 	s.mu.Lock()
 	s.inFlight--
 	if s.closed && s.inFlight == 0 {
 		close(s.idle)
 	}
 	s.mu.Unlock()
-	if s.served.Add(1)%128 == 0 {
-		s.checkDropped()
-	}
 }
 
 // checkDropped logs requests nats.go dropped because this process fell
