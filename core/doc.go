@@ -101,6 +101,8 @@
 // byte order mark are accepted.
 //
 // The XML reading sits behind one internal tokenizer seam
-// (core/internal/xmltok), so a faster strict tokenizer can replace
-// encoding/xml without changing this API.
+// (core/internal/xmltok): soapwire's own strict, streaming tokenizer, whose
+// tokens [Body.Next] hands out without copies. encoding/xml is used only
+// where a caller asks for a Go value ([Body.Decode], [HeaderBlock.Decode],
+// [NewHeaderBlock], [ValueBody]).
 package core

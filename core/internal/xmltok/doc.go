@@ -18,6 +18,6 @@
 // UTF-16 with a byte order mark, and anything over the Limits. Errors are
 // *SyntaxError values and sticky.
 //
-// Writer is the matching writer: it escapes once and appends straight to the
-// destination's buffer when the destination offers one.
+// Readers are recycled: Release hands one back, with its buffers, for the
+// next NewReader. The matching writer is the core's (core/write.go).
 package xmltok
