@@ -54,14 +54,14 @@ func (c *capConn) SetReadDeadline(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.rd = t
-	return c.applyLocked()
+	return c.Conn.SetReadDeadline(earliest(c.rd, c.rcap))
 }
 
 func (c *capConn) SetWriteDeadline(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.wd = t
-	return c.applyLocked()
+	return c.Conn.SetWriteDeadline(earliest(c.wd, c.wcap))
 }
 
 // setCaps sets both caps (zero removes them).

@@ -157,28 +157,18 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 			os.Remove(tmp)
 		}
 	}()
-	w := &countingWriter{w: f}
-	if len(prefix) > 0 {
-		if _, err = w.Write(prefix); err != nil {
-			return "", fmt.Errorf("smtp: maildir: %w", err)
-		}
-	}
 	buf, _ := m.bufs.Get().(*[]byte)
 	if buf == nil {
 		b := make([]byte, 32<<10)
 		buf = &b
 	}
-	_, err = io.CopyBuffer(w, r, *buf)
+	size, err := copyMail(f, *buf, prefix, r)
 	m.bufs.Put(buf)
 	if err != nil {
-		var werr *writeError
-		if errors.As(err, &werr) {
-			return "", fmt.Errorf("smtp: maildir: %w", werr.err)
-		}
-		return "", &readError{err}
+		return "", err
 	}
 	if reused {
-		if err = f.Truncate(w.n); err != nil {
+		if err = f.Truncate(size); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}
@@ -208,28 +198,48 @@ type readError struct{ err error }
 func (e *readError) Error() string { return "smtp: reading the mail: " + e.err.Error() }
 func (e *readError) Unwrap() error { return e.err }
 
-// countingWriter counts what it writes, and marks its errors as write
-// errors (not the reader's). It hides ReadFrom, so CopyBuffer uses the
-// pooled buffer.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	if err != nil {
-		return n, &writeError{err}
+// copyMail writes prefix and then what r holds to f through buf (a small
+// mail takes one write), and returns the bytes written. A failure to read
+// r is a *readError.
+func copyMail(f *os.File, buf, prefix []byte, r io.Reader) (int64, error) {
+	var size int64
+	n := 0
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		if _, err := f.Write(buf[:n]); err != nil {
+			return fmt.Errorf("smtp: maildir: %w", err)
+		}
+		size += int64(n)
+		n = 0
+		return nil
 	}
-	return n, nil
+	for len(prefix) > 0 {
+		k := copy(buf[n:], prefix)
+		n, prefix = n+k, prefix[k:]
+		if n == len(buf) {
+			if err := flush(); err != nil {
+				return size, err
+			}
+		}
+	}
+	for {
+		k, rerr := r.Read(buf[n:])
+		n += k
+		if n == len(buf) || (rerr != nil && n > 0) {
+			if err := flush(); err != nil {
+				return size, err
+			}
+		}
+		if rerr == io.EOF {
+			return size, nil
+		}
+		if rerr != nil {
+			return size, &readError{rerr}
+		}
+	}
 }
-
-// writeError is a failure to write the Maildir.
-type writeError struct{ err error }
-
-func (e *writeError) Error() string { return e.err.Error() }
-func (e *writeError) Unwrap() error { return e.err }
 
 // uniqueName returns a Maildir name: seconds, then microseconds, pid,
 // a counter and random bits, then the host. Names sort by time.

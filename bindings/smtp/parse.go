@@ -221,7 +221,7 @@ type crlfReader struct {
 
 func (c *crlfReader) Read(p []byte) (int, error) {
 	if c.buf == nil {
-		c.buf = make([]byte, 16<<10)
+		c.buf = make([]byte, 4<<10)
 	}
 	n := 0
 	for n < len(p) {

@@ -1,7 +1,6 @@
 package smtp
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
@@ -139,7 +138,7 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		return nil
 	}
 	d := &delivery{r: r, f: f, name: name}
-	m, err := readMail(bufio.NewReaderSize(f, 16<<10), &r.o)
+	m, err := readMail(f, &r.o)
 	if err != nil {
 		f := core.FaultOf(err)
 		r.o.log.WarnContext(ctx, "smtp: not a SOAP mail; parked", slog.String("file", name), slog.String("dir", r.mb.Dir()), slog.String("fault", f.Error()))
