@@ -2,6 +2,7 @@ package smtp
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -104,7 +105,9 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 			return fmt.Errorf("smtp: send to %s: %w", to.Address, ctx.Err())
 		}
 		var se *StatusError
-		if errors.As(err, &se) && !se.Temporary() || errors.Is(err, ErrClosed) || errors.Is(err, ErrNoTLS) || errors.Is(err, ErrNoAuth) {
+		var ce *tls.CertificateVerificationError
+		if errors.As(err, &se) && !se.Temporary() || errors.As(err, &ce) ||
+			errors.Is(err, ErrClosed) || errors.Is(err, ErrNoTLS) || errors.Is(err, ErrNoAuth) {
 			s.o.log.WarnContext(ctx, "smtp: mail refused", slog.String("to", to.Address), slog.Any("err", err))
 			return err
 		}
