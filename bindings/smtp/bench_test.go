@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,6 +38,10 @@ var benchDoc = func() []byte {
 //
 //   - raw-go-smtp: go-smtp's client (one reused session per sender) to a
 //     go-smtp server whose backend keeps each mail in memory: the floor.
+//   - raw-go-smtp-fsync: the same, with a backend that stores each mail the
+//     way the Maildir standard says (a new file in tmp/, fsync, rename into
+//     new/, fsync new/) before it answers: the floor for durable intake,
+//     with no receiving side at all.
 //   - soapwire: Sender (pooled sessions) → Server → Maildir (every mail
 //     fsync'd, and new/ too, before 250) → Receiver → core.Serve → a
 //     handler that reads the document; done when the handler has seen
@@ -45,7 +51,8 @@ var benchDoc = func() []byte {
 // and receiver) spent per mail, which disk contention from other processes
 // does not inflate.
 func BenchmarkMail(b *testing.B) {
-	b.Run("raw-go-smtp", benchRaw)
+	b.Run("raw-go-smtp", func(b *testing.B) { benchRaw(b, &memBackend{}) })
+	b.Run("raw-go-smtp-fsync", func(b *testing.B) { benchRaw(b, &fileBackend{dir: b.TempDir()}) })
 	b.Run("soapwire", benchSoapwire)
 }
 
@@ -59,6 +66,8 @@ type memBackend struct {
 func (be *memBackend) NewSession(*gosmtp.Conn) (gosmtp.Session, error) {
 	return &memSession{be: be}, nil
 }
+
+func (be *memBackend) received() int64 { return be.n.Load() }
 
 type memSession struct{ be *memBackend }
 
@@ -74,6 +83,56 @@ func (s *memSession) Data(r io.Reader) error {
 	s.be.mu.Lock()
 	s.be.mails = append(s.be.mails, b)
 	s.be.mu.Unlock()
+	s.be.n.Add(1)
+	return nil
+}
+
+// fileBackend is a backend that stores each mail durably, Maildir style.
+type fileBackend struct {
+	dir string
+	seq atomic.Int64
+	n   atomic.Int64
+}
+
+func (be *fileBackend) NewSession(*gosmtp.Conn) (gosmtp.Session, error) {
+	return &fileSession{be: be}, nil
+}
+
+func (be *fileBackend) received() int64 { return be.n.Load() }
+
+type fileSession struct{ be *fileBackend }
+
+func (s *fileSession) Reset()                                 {}
+func (s *fileSession) Logout() error                          { return nil }
+func (s *fileSession) Mail(string, *gosmtp.MailOptions) error { return nil }
+func (s *fileSession) Rcpt(string, *gosmtp.RcptOptions) error { return nil }
+func (s *fileSession) Data(r io.Reader) error {
+	name := fmt.Sprintf("%d.%d", time.Now().UnixNano(), s.be.seq.Add(1))
+	tmp, dst := filepath.Join(s.be.dir, "tmp-"+name), filepath.Join(s.be.dir, "new", name)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err == nil {
+		var d *os.File
+		if d, err = os.Open(filepath.Join(s.be.dir, "new")); err == nil {
+			err = d.Sync()
+			d.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
 	s.be.n.Add(1)
 	return nil
 }
@@ -136,8 +195,16 @@ func run(b *testing.B, send func(i int) error, received func() int64) {
 	b.ReportMetric(float64(sys.Microseconds())/float64(b.N), "sys-µs/msg")
 }
 
-func benchRaw(b *testing.B) {
-	be := &memBackend{}
+// rawBackend is a baseline's backend.
+type rawBackend interface {
+	gosmtp.Backend
+	received() int64
+}
+
+func benchRaw(b *testing.B, be rawBackend) {
+	if fb, ok := be.(*fileBackend); ok {
+		require.NoError(b, os.Mkdir(filepath.Join(fb.dir, "new"), 0o700))
+	}
 	srv := gosmtp.NewServer(be)
 	srv.Domain = "localhost"
 	srv.ErrorLog = logAdapterDiscard{}
@@ -171,7 +238,7 @@ func benchRaw(b *testing.B) {
 			return err
 		}
 		return w.Close()
-	}, be.n.Load)
+	}, be.received)
 }
 
 func benchSoapwire(b *testing.B) {
