@@ -48,8 +48,9 @@ type Subscription struct {
 // Subscribe returns once the server knows the subscription, so a request
 // sent after it returns finds a responder.
 //
-// Each request is handled in its own goroutine, up to WithConcurrency at
-// once, with a context derived from ctx. Its NATS headers are checked
+// Requests are handled concurrently, up to WithConcurrency at once, by
+// worker goroutines that stay for the next request, each with a context
+// derived from ctx. Its NATS headers are checked
 // against its envelope (see the package documentation): a missing
 // Content-Type, or a header contradicting the envelope, is answered with a
 // Sender fault and logged. The reply, a fault, or for a one-way accept
