@@ -158,18 +158,15 @@ func (s *Reader) Scope() []NS {
 // implicit and never listed; neither is a default namespace undeclared
 // (xmlns="") with no declaration outside it.
 func (s *Reader) InScope(dst []NS) []NS {
-	start := len(dst)
+	n := len(s.ns)
 outer:
-	for i := len(s.ns) - 1; i >= 0; i-- {
-		for _, d := range dst[start:] {
-			if bytes.Equal(d.Prefix, s.ns[i].Prefix) {
-				continue outer
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if bytes.Equal(s.ns[j].Prefix, s.ns[i].Prefix) {
+				continue outer // redeclared further in
 			}
 		}
 		dst = append(dst, s.ns[i])
-	}
-	for i, j := start, len(dst)-1; i < j; i, j = i+1, j-1 {
-		dst[i], dst[j] = dst[j], dst[i]
 	}
 	return dst
 }
