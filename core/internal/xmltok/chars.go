@@ -48,27 +48,37 @@ func isChar(r rune) bool {
 	return false
 }
 
-// isNameStart and isNameRune are XML 1.0 fifth edition's NameStartChar and
-// NameChar (§2.3) for runes beyond ASCII.
+// isNameStart and isNameRune are NameStartChar and NameChar for names: XML
+// 1.0 fourth edition's (Appendix B: Letter | '_' | ':', then Letter | Digit
+// | '.' | '-' | '_' | ':' | CombiningChar | Extender), as encoding/xml reads
+// them, so that what the tokenizer accepts encoding/xml (behind Body.Decode)
+// accepts too. The fifth edition allows more; no SOAP peer needs it.
 func isNameStart(r rune) bool {
-	switch {
-	case r < utf8.RuneSelf:
+	if r < utf8.RuneSelf {
 		return class[r]&cNameStart != 0
-	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
-		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return true
 	}
-	return false
+	return inRanges(nameStartRanges, r)
 }
 
 func isNameRune(r rune) bool {
-	switch {
-	case r < utf8.RuneSelf:
+	if r < utf8.RuneSelf {
 		return class[r]&cName != 0
-	case isNameStart(r), r == 0xB7, r >= 0x300 && r <= 0x36F, r >= 0x203F && r <= 0x2040:
-		return true
 	}
-	return false
+	return inRanges(nameCharRanges, r)
+}
+
+// inRanges reports whether r is in one of the ranges packed in t: 6 bytes
+// each, the first and the last rune in 3 bytes big-endian, sorted.
+func inRanges(t string, r rune) bool {
+	at := func(i int) rune { return rune(t[i])<<16 | rune(t[i+1])<<8 | rune(t[i+2]) }
+	lo, hi := 0, len(t)/6
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if at(6*m) <= r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo > 0 && r <= at(6*(lo-1)+3)
 }
