@@ -53,12 +53,6 @@ var knownState = map[string]map[string]string{
 	"core/rpc": {
 		"subBadArguments":        "xml.Name constant",
 		"subProcedureNotPresent": "xml.Name constant",
-		"typeTime":               "reflect.Type constant",
-		"typeHex":                "reflect.Type constant",
-		"typeDecimal":            "reflect.Type constant",
-		"typeBigInt":             "reflect.Type constant",
-		"typeBigRat":             "reflect.Type constant",
-		"typeXMLName":            "reflect.Type constant",
 	},
 }
 
