@@ -177,7 +177,7 @@ func (in *Inbox) serveConn(ctx context.Context, conn net.Conn) {
 			in.o.log.ErrorContext(ctx, "unixsock: inbox cannot store", slog.Any("err", err))
 			reason = "the inbox could not store the message"
 		case errors.As(err, &fault):
-			reason = "the envelope cannot be read: " + fault.Reason
+			reason = "envelope refused: " + fault.Reason
 		}
 		if rerr := body.rest(); rerr != nil {
 			err = rerr // cut short: nobody to answer

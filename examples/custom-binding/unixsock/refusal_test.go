@@ -2,6 +2,7 @@ package unixsock_test
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -64,9 +65,9 @@ func TestRefusals(t *testing.T) {
 		{"action mismatch at a server", server, rawFrame('C', "urn:b", envelope(wsa, echoBody)), 'R', "not the envelope's wsa:Action", "unixsock: answered with a fault"},
 		{"too large for the inbox", inbox, rawFrame('S', "", envelope("", strings.Repeat("<x/>", 300))), 'E', "over the limit of 1024", "unixsock: refused"},
 		{"call to an inbox", inbox, rawFrame('C', "", envelope("", echoBody)), 'E', "is an inbox", "unixsock: refused"},
-		{"malformed envelope to an inbox", inbox, rawFrame('S', "", envelope("", "<a:b/>")), 'E', "the envelope cannot be read", "unixsock: refused"},
-		{"DOCTYPE to an inbox", inbox, rawFrame('S', "", append([]byte(`<!DOCTYPE x [<!ENTITY a "b">]>`), envelope("", echoBody)...)), 'E', "the envelope cannot be read", "unixsock: refused"},
-		{"content after the envelope", inbox, rawFrame('S', "", append(envelope("", echoBody), "<more/>"...)), 'E', "the envelope cannot be read", "unixsock: refused"},
+		{"malformed envelope to an inbox", inbox, rawFrame('S', "", envelope("", "<a:b/>")), 'E', "envelope refused: ", "unixsock: refused"},
+		{"DOCTYPE to an inbox", inbox, rawFrame('S', "", append([]byte(`<!DOCTYPE x [<!ENTITY a "b">]>`), envelope("", echoBody)...)), 'E', "envelope refused: ", "unixsock: refused"},
+		{"content after the envelope", inbox, rawFrame('S', "", append(envelope("", echoBody), "<more/>"...)), 'E', "envelope refused: ", "unixsock: refused"},
 		{"action mismatch at an inbox", inbox, rawFrame('S', "urn:b", envelope(wsa, echoBody)), 'E', "not the envelope's wsa:Action", "unixsock: refused"},
 	}
 	for _, tt := range tests {
@@ -83,6 +84,10 @@ func TestRefusals(t *testing.T) {
 				f := m.Fault()
 				require.NotNil(t, f, "a fault")
 				assert.Equal(t, core.CodeSender, f.Code)
+				if strings.Contains(tt.name, "action mismatch") {
+					assert.True(t, f.HasSubcode(xml.Name{Space: core.NamespaceAddressing, Local: "ActionMismatch"}), "subcodes %v", f.Subcodes)
+					assert.Contains(t, string(f.Detail), "ProblemAction")
+				}
 			}
 			assert.Eventually(t, func() bool { return strings.Contains(logs.String()[before:], tt.log) }, 5*time.Second, 5*time.Millisecond,
 				"log %q missing from:\n%s", tt.log, logs.String()[before:])
