@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,4 +49,14 @@ shop: order 5 attempt 1: jam accepted, receipt to ReplyTo
 client: receipt at the receipts inbox, RelatesTo urn:example:order-5: order 5 accepted
 
 `, out.String())
+}
+
+// TestREADMEShowsTheOutput: the output README.md shows is what the program
+// prints.
+func TestREADMEShowsTheOutput(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), &out))
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "```\n"+strings.TrimSpace(out.String())+"\n```", "README.md's output block is out of date")
 }

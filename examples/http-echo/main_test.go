@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -96,4 +97,14 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.buf.String()
+}
+
+// TestREADMEShowsTheOutput: the output README.md shows is what the program
+// prints.
+func TestREADMEShowsTheOutput(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(t.Context(), &out))
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "```\n"+strings.TrimSpace(out.String())+"\n```", "README.md's output block is out of date")
 }

@@ -27,7 +27,9 @@
 // # Frames
 //
 // One connection carries one exchange: the client writes one frame, the
-// server answers with one frame and closes. A frame is a 9-byte header,
+// server answers with one frame and closes. The client keeps its side open
+// until it has the answer: a Server takes a hang-up (or a half-close) for a
+// caller that went away, and cancels the handler's ctx. A frame is a 9-byte header,
 // the action and the payload:
 //
 //	"SW" | kind (1 byte) | action length (2 bytes, big-endian) | payload length (4 bytes, big-endian) | action | payload
