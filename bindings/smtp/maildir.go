@@ -140,8 +140,16 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	reused := false
 	select {
 	case spare := <-m.spares:
-		if f, err = os.OpenFile(spare, os.O_WRONLY, 0); err == nil {
-			tmp, reused = spare, true
+		// Take the spare by renaming it to this delivery's name: another
+		// Maildir on the folder (another process) may know it too, and only
+		// one rename succeeds.
+		tmp = m.Path(FolderTmp, name)
+		if err = rename(spare, tmp); err == nil {
+			if f, err = os.OpenFile(tmp, os.O_WRONLY, 0); err == nil {
+				reused = true
+			} else {
+				os.Remove(tmp)
+			}
 		}
 	default:
 	}

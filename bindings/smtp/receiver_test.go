@@ -383,3 +383,46 @@ func TestAckReusesTheFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, files(t, ts.dir, soapsmtp.FolderTmp))
 }
+
+// TestSparesSharedByTwoMaildirs: two Maildirs on one folder (two server
+// processes) that both know the same spare files never write a mail into
+// the same file.
+func TestSparesSharedByTwoMaildirs(t *testing.T) {
+	dir := t.TempDir()
+	mb, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	for range 4 { // make spares: deliver and acknowledge
+		_, err := mb.Deliver(strings.NewReader("Content-Type: text/xml\n\n" + envelope11))
+		require.NoError(t, err)
+	}
+	r := newReceiver(t, mb)
+	for range 4 {
+		d, err := r.Receive(ctxT(t))
+		require.NoError(t, err)
+		require.NoError(t, d.Ack(ctxT(t)))
+	}
+	require.Len(t, files(t, dir, soapsmtp.FolderTmp), 4)
+	a, err := soapsmtp.OpenMaildir(dir) // both adopt the same 4 spares
+	require.NoError(t, err)
+	b, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i, m := range []*soapsmtp.Maildir{a, b, a, b, a, b, a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text := fmt.Sprintf("mail %d", i)
+			_, err := m.Deliver(strings.NewReader("Content-Type: text/xml\n\n" + strings.Replace(envelope11, "hello 1.1", text, 1)))
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	got := map[string]bool{}
+	for range 8 {
+		d, err := r.Receive(ctxT(t))
+		require.NoError(t, err)
+		got[bodyText(t, d.Message())] = true
+		require.NoError(t, d.Ack(ctxT(t)))
+	}
+	assert.Len(t, got, 8, "every mail intact and distinct: %v", got)
+}
