@@ -17,7 +17,7 @@ var limits = unixsock.WithLimits(core.Limits{MaxBytes: 8 << 20})
 // TestConformance runs the RoundTripper suite: Transport.RoundTrip calling
 // a Server over a socket.
 func TestConformance(t *testing.T) {
-	coretest.TestRoundTripper(t, coretest.Features{OneWay: true}, func(t *testing.T, h core.Handler) core.RoundTripper {
+	coretest.TestRoundTripper(t, coretest.Features{OneWay: true, MaxBodyBytes: largeBody}, func(t *testing.T, h core.Handler) core.RoundTripper {
 		return unixsock.NewTransport(startServer(t, h, limits), limits)
 	})
 }
@@ -26,10 +26,11 @@ func TestConformance(t *testing.T) {
 // delivered once, in order; a Nack redelivers it; and what was stored, or
 // delivered and never settled, survives a restart.
 var inboxFeatures = coretest.Features{
-	ExactlyOnce: true,
-	Redelivery:  true,
-	Ordered:     true,
-	Persistent:  true,
+	ExactlyOnce:  true,
+	Redelivery:   true,
+	Ordered:      true,
+	Persistent:   true,
+	MaxBodyBytes: largeBody,
 	Reopen: func(t *testing.T, addr string) core.Receiver {
 		path, err := unixsock.ParseAddress(addr)
 		require.NoError(t, err)
