@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/document"
+)
+
+// smtpSettings says how mail is sent: through the SMTP server at server
+// (host:port), from the address from, with AUTH when user is set.
+type smtpSettings struct {
+	server, from   string
+	user, password string
+	startTLS       bool
+}
+
+// ftpSettings says how to log in to an FTP server.
+type ftpSettings struct {
+	server         string // host:port
+	user, password string
+	tls            bool
+}
+
+// httpSettings are the HTTP Basic credentials sent with every request
+// (none when user is empty).
+type httpSettings struct {
+	user, password string
+}
+
+// outbox is a document.Outbox with the connections behind its Senders.
+type outbox struct {
+	*document.Outbox
+	closers []func() error
+	flushes []func(context.Context) error
+}
+
+func newOutbox() *outbox { return &outbox{Outbox: &document.Outbox{}} }
+
+// addSMTP routes mailto: addresses to an SMTP Sender.
+func (o *outbox) addSMTP(s smtpSettings, log *slog.Logger) error {
+	opts := []soapsmtp.Option{soapsmtp.WithLogger(log)}
+	if s.user != "" {
+		opts = append(opts, soapsmtp.WithCredentials(s.user, s.password))
+	}
+	if s.startTLS {
+		opts = append(opts, soapsmtp.WithTLS(&tls.Config{MinVersion: tls.VersionTLS12}))
+	}
+	snd, err := soapsmtp.NewSender(s.server, s.from, opts...)
+	if err != nil {
+		return fmt.Errorf("smtp sender: %w", err)
+	}
+	o.Register("mailto", snd)
+	o.closers = append(o.closers, snd.Close)
+	return nil
+}
+
+// newFTPClient returns a Client for s; the caller closes it (or hands it to
+// an outbox with addFTP).
+func newFTPClient(s ftpSettings, log *slog.Logger) *soapftp.Client {
+	opts := []soapftp.Option{soapftp.WithLogger(log)}
+	if s.tls {
+		opts = append(opts, soapftp.WithTLS(&tls.Config{MinVersion: tls.VersionTLS12}))
+	}
+	return soapftp.NewClient(s.server, s.user, s.password, opts...)
+}
+
+// addFTP routes ftp:// addresses to a Sender on c (which only sends to
+// c's server). The outbox closes c when own is set.
+func (o *outbox) addFTP(c *soapftp.Client, own bool, log *slog.Logger) {
+	o.Register(soapftp.Scheme, soapftp.NewSender(c, soapftp.WithLogger(log)))
+	if own {
+		o.closers = append(o.closers, c.Close)
+	}
+}
+
+// connectError is a failure to connect while setting up: exit code 1,
+// not a usage error.
+type connectError struct{ err error }
+
+func (e *connectError) Error() string { return e.err.Error() }
+func (e *connectError) Unwrap() error { return e.err }
+
+// connectNATS connects to the NATS server at url.
+func connectNATS(url string) (*nats.Conn, error) {
+	nc, err := nats.Connect(url, nats.Name("soapwire"), nats.Timeout(10*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("nats: connect to %s: %w", redactURL(url), err)
+	}
+	return nc, nil
+}
+
+// addNATS routes nats: addresses to a Transport on nc; Flush waits until
+// the server has what was published. The outbox closes nc when own is set.
+func (o *outbox) addNATS(nc *nats.Conn, own bool, log *slog.Logger) {
+	o.Register(soapnats.Scheme, soapnats.NewTransport(nc, "", soapnats.WithLogger(log)))
+	o.flushes = append(o.flushes, nc.FlushWithContext)
+	if own {
+		o.closers = append(o.closers, func() error { nc.Close(); return nil })
+	}
+}
+
+// addHTTP routes http:// and https:// addresses to a Transport.
+func (o *outbox) addHTTP(s httpSettings) {
+	var opts []soaphttp.Option
+	if s.user != "" {
+		opts = append(opts, soaphttp.WithCredentials(s.user, s.password))
+	}
+	t := soaphttp.NewTransport("", opts...)
+	o.Register("http", t)
+	o.Register("https", t)
+	o.closers = append(o.closers, func() error { t.CloseIdleConnections(); return nil })
+}
+
+// Flush waits until what was sent left this process (NATS publishes are
+// buffered by the connection).
+func (o *outbox) Flush(ctx context.Context) error {
+	var errs []error
+	for _, f := range o.flushes {
+		errs = append(errs, f(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// Close closes the connections the outbox owns.
+func (o *outbox) Close() error {
+	var errs []error
+	for i := len(o.closers) - 1; i >= 0; i-- {
+		errs = append(errs, o.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+// policySender sends through out only to addresses p allows: the Sender
+// core.Serve answers with, so a peer's ReplyTo or FaultTo is checked before
+// anything is sent there.
+type policySender struct {
+	p   document.Policy
+	out core.Sender
+}
+
+var _ core.Sender = policySender{}
+
+func (s policySender) Send(ctx context.Context, m *core.Message) error {
+	if err := s.p.Allow(m.To); err != nil {
+		return err
+	}
+	return s.out.Send(ctx, m)
+}
