@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+)
+
+// The names of the run: the customer's mail address, its mail server's
+// name, the shop's sender address, the FTP account every party logs in
+// with (the embedded server serves one user) and the JetStream streams.
+const (
+	buyerMail    = "customer@buyer.example"
+	buyerMX      = "mx.buyer.example"
+	shopMail     = "fulfilment@shop.example"
+	ftpUser      = "exchange"
+	ftpPassword  = "exchange-secret"
+	ordersStream = "ORDERS"
+	ordersTo     = "nats:orders.placed?stream=" + ordersStream
+)
+
+// servers are the embedded servers of a run, each on a free loopback port
+// with its files in the run folder.
+type servers struct {
+	nats    *soapnats.Server  // nats-server with JetStream, storing in nats/
+	ftp     *soapftp.Server   // the drop server, serving ftp/
+	mx      string            // the customer's SMTP server (host:port)
+	maildir *soapsmtp.Maildir // where it delivers: mail/customer/
+	httpLn  net.Listener      // the order desk's HTTP port (served once the order desk exists)
+}
+
+// startServers starts nats-server (with the streams), the FTP server and
+// the customer's SMTP server, and opens the HTTP port.
+func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecycle) (*servers, error) {
+	var s servers
+	var err error
+	if s.nats, err = soapnats.RunServer(filepath.Join(dir, "nats"), soapnats.WithServerLogger(log)); err != nil {
+		return nil, fmt.Errorf("start nats-server: %w", err)
+	}
+	lc.onClose(s.nats.Shutdown)
+	if err := createStreams(ctx, s.nats); err != nil {
+		return nil, err
+	}
+
+	if s.ftp, err = soapftp.StartServer(filepath.Join(dir, "ftp"), ftpUser, ftpPassword, soapftp.WithLogger(log)); err != nil {
+		return nil, fmt.Errorf("start the FTP server: %w", err)
+	}
+	lc.closer("the FTP server", s.ftp)
+
+	if s.maildir, err = soapsmtp.OpenMaildir(filepath.Join(dir, "mail", "customer")); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s.mx = ln.Addr().String()
+	mx := soapsmtp.NewServer(s.mx, s.maildir, soapsmtp.WithAddresses(buyerMail), soapsmtp.WithHostname(buyerMX), soapsmtp.WithLogger(log))
+	lc.goServe(ctx, "the SMTP server", func(ctx context.Context) error { return mx.Serve(ctx, ln) })
+
+	if s.httpLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	lc.onClose(func() { s.httpLn.Close() }) // in case it is never served
+	return &s, nil
+}
+
+// createStreams creates the stream that stores orders and the one that
+// keeps dead letters (a soapnats.Receiver needs one for its dead-letter
+// subject).
+func createStreams(ctx context.Context, srv *soapnats.Server) error {
+	nc, err := srv.Connect(nats.Name("setup"))
+	if err != nil {
+		return fmt.Errorf("connect to nats-server: %w", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	for name, subject := range map[string]string{ordersStream: "orders.>", "DEAD": "soapwire.dead.>"} {
+		if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{subject}, Storage: jetstream.FileStorage}); err != nil {
+			return fmt.Errorf("create stream %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// serveHTTP serves h on the HTTP port until the run stops.
+func (s *servers) serveHTTP(ctx context.Context, h http.Handler, log *slog.Logger, lc *lifecycle) string {
+	hs := soaphttp.NewServer(s.httpLn.Addr().String(), h, soaphttp.WithLogger(log))
+	lc.goServe(ctx, "the HTTP server", func(ctx context.Context) error {
+		done := make(chan error, 1)
+		go func() { done <- hs.Serve(s.httpLn) }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+		}
+		hs.Close()
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	})
+	return "http://" + s.httpLn.Addr().String()
+}
+
+// connect returns a NATS connection named for a party, closed when the run
+// stops.
+func (s *servers) connect(name string, lc *lifecycle) (*nats.Conn, error) {
+	nc, err := s.nats.Connect(nats.Name(name))
+	if err != nil {
+		return nil, fmt.Errorf("connect %s to nats-server: %w", name, err)
+	}
+	lc.onClose(nc.Close)
+	return nc, nil
+}
+
+// ftpClient returns a pool of FTP connections for a party, closed when the
+// run stops.
+func (s *servers) ftpClient(log *slog.Logger, lc *lifecycle) *soapftp.Client {
+	c := soapftp.NewClient(s.ftp.Addr(), ftpUser, ftpPassword, soapftp.WithLogger(log))
+	lc.closer("an FTP client", c)
+	return c
+}
