@@ -52,7 +52,9 @@ func runInspect(ctx context.Context, c *cli, args []string) int {
 		if err != nil {
 			return c.usageError("inspect", fmt.Errorf("--understand %q: %w", q, err))
 		}
-		headers[n] = func(ctx context.Context, _ *core.Message, _ *core.HeaderBlock) (context.Context, error) { return ctx, nil }
+		headers[n] = func(ctx context.Context, _ *core.Message, _ *core.HeaderBlock) (context.Context, error) {
+			return ctx, nil
+		}
 	}
 	if (len(roles) > 0 || len(understood) > 0) && !*process {
 		return c.usageError("inspect", fmt.Errorf("--role and --understand need --process"))
