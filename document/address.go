@@ -5,6 +5,8 @@ import (
 	"net/mail"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // mailDomain returns the lower-cased domain of a mailto URI that names one
@@ -47,13 +49,21 @@ func mailDomain(u *url.URL) (string, error) {
 
 // natsSubject returns the subject of "nats:subject" or
 // "nats://host/subject", refusing wildcards and the "$" system subjects.
+// The one query parameter allowed is stream=NAME (the NATS binding's
+// JetStream address, "nats:subject?stream=NAME"), given once, with a valid
+// stream name; the Subjects of a Policy govern the subject either way.
 func natsSubject(u *url.URL) (string, error) {
 	s := u.Opaque
 	if s == "" {
 		s = strings.TrimPrefix(u.Path, "/")
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "", errors.New("a NATS subject has no query or fragment")
+	if u.Fragment != "" || u.RawFragment != "" {
+		return "", errors.New("a NATS address has no fragment")
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		if err := natsQuery(u.RawQuery); err != nil {
+			return "", err
+		}
 	}
 	if s == "" || len(s) > 256 {
 		return "", errors.New("NATS subject is empty or too long")
@@ -75,6 +85,29 @@ func natsSubject(u *url.URL) (string, error) {
 		}
 	}
 	return s, nil
+}
+
+// natsQuery checks the query of a NATS address: exactly "stream=NAME",
+// NAME a JetStream stream name as written (no escapes decoded), which may
+// not hold a space, ".", "*", ">", "/", "\\", a control character, or
+// "%", "&", "=", "?", "#" (so it reads the same escaped or not).
+func natsQuery(q string) error {
+	name, ok := strings.CutPrefix(q, "stream=")
+	if !ok {
+		return errors.New("the only parameter of a NATS address is stream=NAME")
+	}
+	if name == "" || len(name) > 255 {
+		return errors.New("the stream name of a NATS address is empty or too long")
+	}
+	if !utf8.ValidString(name) {
+		return errors.New("the stream name of a NATS address is not UTF-8")
+	}
+	for _, r := range name {
+		if r <= ' ' || r == 0x7f || unicode.IsSpace(r) || !unicode.IsPrint(r) || strings.ContainsRune(".*>/\\%&=?#", r) {
+			return errors.New("the stream name of a NATS address has a space, a control character or one of . * > / \\ % & = ? #")
+		}
+	}
+	return nil
 }
 
 // subjectAllowed matches subject against NATS patterns ("*" is one token,

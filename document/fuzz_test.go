@@ -20,6 +20,9 @@ func FuzzPolicyAllow(f *testing.F) {
 		"mailto:\"a,b\"@partner.example", "https://partner.example:8443/r", "https://partner.example@evil.example/",
 		"ftp://a.trusted.example/in", "nats:replies.a", "nats:$JS.API.INFO", "nats://partner.example/replies.x",
 		"nats:replies.>", "pipe:x", "HTTPS://PARTNER.EXAMPLE./", "https://[::1]/", "mailto:", "::", "%",
+		"nats:replies.a?stream=REPLIES", "nats:replies.a?stream=RE.PLIES", "nats:replies.a?stream=A&stream=B",
+		"nats:replies.a?durable=X", "nats:replies.a?stream=", "nats:replies.a?", "nats:replies.a?stream=R%2E",
+		"nats:$JS.API.INFO?stream=S", "nats://partner.example/replies.x?stream=S",
 	} {
 		f.Add(s)
 	}
@@ -63,6 +66,15 @@ func FuzzPolicyAllow(f *testing.F) {
 			}
 			if !strings.HasPrefix(subject, "replies.") || strings.ContainsAny(subject, "*> \t$") {
 				t.Fatalf("%q allowed: subject %q", addr, subject)
+			}
+			if u.RawQuery != "" || u.ForceQuery {
+				stream, ok := strings.CutPrefix(u.RawQuery, "stream=")
+				if !ok || stream == "" || strings.ContainsAny(stream, ".*>/\\ \t&=%?#") {
+					t.Fatalf("%q allowed: query %q is not one stream=NAME", addr, u.RawQuery)
+				}
+			}
+			if u.Fragment != "" {
+				t.Fatalf("%q allowed with a fragment", addr)
 			}
 			if u.Host == "" {
 				return // a bare subject has no host
