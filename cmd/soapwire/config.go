@@ -1,0 +1,409 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+
+	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	"github.com/soapwire/soapwire/document"
+)
+
+// maxConfigBytes bounds a configuration file.
+const maxConfigBytes = 1 << 20
+
+// config is serve's configuration file (JSON; see docs/cli.md).
+type config struct {
+	Handler  *handlerConfig `json:"handler,omitempty"` // the default handler of every binding
+	HTTP     *httpConfig    `json:"http,omitempty"`
+	SMTP     *smtpConfig    `json:"smtp,omitempty"`
+	FTP      *ftpConfig     `json:"ftp,omitempty"`
+	NATS     *natsConfig    `json:"nats,omitempty"`
+	Outbox   *outboxConfig  `json:"outbox,omitempty"`
+	Policy   *policyConfig  `json:"policy,omitempty"`
+	StoreDir string         `json:"store_dir,omitempty"` // conversation state on disk; default in memory
+}
+
+// handlerConfig picks what serves the messages a binding receives.
+type handlerConfig struct {
+	Type string `json:"type"`         // "echo" or "forward"
+	To   string `json:"to,omitempty"` // forward: where to
+}
+
+// credentials name a user and the environment variable holding the password.
+type credentials struct {
+	User        string `json:"user"`
+	PasswordEnv string `json:"password_env"`
+}
+
+type httpConfig struct {
+	Listen    string         `json:"listen"`
+	Path      string         `json:"path,omitempty"` // default "/"
+	BasicAuth *credentials   `json:"basic_auth,omitempty"`
+	Handler   *handlerConfig `json:"handler,omitempty"`
+}
+
+type smtpConfig struct {
+	Listen      string         `json:"listen,omitempty"` // "" reads the Maildir only (an MTA delivers into it)
+	Maildir     string         `json:"maildir"`
+	Addresses   []string       `json:"addresses"`
+	Hostname    string         `json:"hostname,omitempty"`
+	Auth        *credentials   `json:"auth,omitempty"`
+	Concurrency int            `json:"concurrency,omitempty"`
+	Handler     *handlerConfig `json:"handler,omitempty"`
+}
+
+type ftpConfig struct {
+	Server      *ftpServerConfig `json:"server,omitempty"` // an embedded FTP server
+	Remote      *ftpRemoteConfig `json:"remote,omitempty"` // or a server that runs elsewhere
+	Endpoint    string           `json:"endpoint"`         // the drop endpoint's folder on the server
+	Concurrency int              `json:"concurrency,omitempty"`
+	Handler     *handlerConfig   `json:"handler,omitempty"`
+}
+
+type ftpServerConfig struct {
+	Listen string `json:"listen"`
+	Root   string `json:"root"`
+	credentials
+}
+
+type ftpRemoteConfig struct {
+	Addr string `json:"addr"`
+	TLS  bool   `json:"tls,omitempty"`
+	credentials
+}
+
+type natsConfig struct {
+	URL         string         `json:"url,omitempty"`
+	URLEnv      string         `json:"url_env,omitempty"` // the variable holding the URL (when it carries credentials)
+	Subject     string         `json:"subject"`           // a subject, or "nats:subject?stream=NAME" with durable
+	Queue       *string        `json:"queue,omitempty"`   // default "soapwire"; "" for none
+	Durable     string         `json:"durable,omitempty"` // a JetStream durable consumer: durable delivery
+	Concurrency int            `json:"concurrency,omitempty"`
+	Handler     *handlerConfig `json:"handler,omitempty"`
+}
+
+type outboxConfig struct {
+	SMTP *smtpOutConfig `json:"smtp,omitempty"`
+	FTP  *ftpOutConfig  `json:"ftp,omitempty"`
+	NATS *natsOutConfig `json:"nats,omitempty"`
+	HTTP *credentials   `json:"http,omitempty"` // Basic credentials sent with every HTTP request
+}
+
+type smtpOutConfig struct {
+	Server      string `json:"server"`
+	From        string `json:"from"`
+	StartTLS    bool   `json:"starttls,omitempty"`
+	User        string `json:"user,omitempty"` // AUTH, when set
+	PasswordEnv string `json:"password_env,omitempty"`
+}
+
+type ftpOutConfig struct {
+	Addr string `json:"addr"`
+	TLS  bool   `json:"tls,omitempty"`
+	credentials
+}
+
+type natsOutConfig struct {
+	URL    string `json:"url,omitempty"`
+	URLEnv string `json:"url_env,omitempty"`
+}
+
+type policyConfig struct {
+	Schemes  []string `json:"schemes"`
+	Hosts    []string `json:"hosts,omitempty"`
+	Subjects []string `json:"subjects,omitempty"`
+}
+
+// loadConfig reads and checks a configuration file.
+func loadConfig(path string) (*config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxConfigBytes {
+		return nil, fmt.Errorf("%s: larger than %d KiB", path, maxConfigBytes>>10)
+	}
+	cfg, err := parseConfig(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// parseConfig decodes a configuration (unknown fields are errors) and
+// checks it.
+func parseConfig(b []byte) (*config, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var cfg config
+	if err := d.Decode(&cfg); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// check returns every problem of the configuration, each naming its field.
+func (c *config) check() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	if c.HTTP == nil && c.SMTP == nil && c.FTP == nil && c.NATS == nil {
+		bad("config", "no binding to serve: give http, smtp, ftp or nats")
+	}
+	handler := func(field string, h *handlerConfig) {
+		if h == nil {
+			if c.Handler == nil {
+				bad(field+".handler", "no handler (and no top-level handler)")
+			}
+			return // the top-level handler is checked on its own
+		}
+		switch h.Type {
+		case "echo":
+			if h.To != "" {
+				bad(field+".handler.to", "an echo handler has no \"to\"")
+			}
+		case "forward":
+			if _, err := document.Scheme(h.To); err != nil {
+				bad(field+".handler.to", "%v", err)
+			}
+		default:
+			bad(field+".handler.type", "%q: want \"echo\" or \"forward\"", h.Type)
+		}
+	}
+	if c.Handler != nil {
+		handler("config", c.Handler)
+	}
+	creds := func(field string, cr *credentials) {
+		if cr == nil {
+			return
+		}
+		if cr.User == "" {
+			bad(field+".user", "required")
+		}
+		if cr.PasswordEnv == "" {
+			bad(field+".password_env", "required: the environment variable that holds the password")
+		} else if os.Getenv(cr.PasswordEnv) == "" {
+			bad(field+".password_env", "$%s is not set", cr.PasswordEnv)
+		}
+	}
+	hostPort := func(field, v string, required bool) {
+		if v == "" {
+			if required {
+				bad(field, "required (host:port)")
+			}
+			return
+		}
+		if _, _, err := net.SplitHostPort(v); err != nil {
+			bad(field, "%q: want host:port", v)
+		}
+	}
+	if h := c.HTTP; h != nil {
+		hostPort("http.listen", h.Listen, true)
+		if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
+			bad("http.path", "%q: must start with /", h.Path)
+		}
+		creds("http.basic_auth", h.BasicAuth)
+		handler("http", h.Handler)
+	}
+	if s := c.SMTP; s != nil {
+		hostPort("smtp.listen", s.Listen, false)
+		if s.Maildir == "" {
+			bad("smtp.maildir", "required")
+		}
+		if len(s.Addresses) == 0 {
+			bad("smtp.addresses", "at least one address the server accepts mail for")
+		}
+		if s.Auth != nil && s.Listen == "" {
+			bad("smtp.auth", "needs smtp.listen")
+		}
+		creds("smtp.auth", s.Auth)
+		if s.Concurrency < 0 {
+			bad("smtp.concurrency", "must not be negative")
+		}
+		handler("smtp", s.Handler)
+	}
+	if f := c.FTP; f != nil {
+		switch {
+		case f.Server == nil && f.Remote == nil:
+			bad("ftp", "give server (an embedded FTP server) or remote")
+		case f.Server != nil && f.Remote != nil:
+			bad("ftp", "give server or remote, not both")
+		case f.Server != nil:
+			hostPort("ftp.server.listen", f.Server.Listen, true)
+			if f.Server.Root == "" {
+				bad("ftp.server.root", "required")
+			}
+			creds("ftp.server", &f.Server.credentials)
+		default:
+			hostPort("ftp.remote.addr", f.Remote.Addr, true)
+			creds("ftp.remote", &f.Remote.credentials)
+		}
+		if f.Endpoint == "" || !strings.HasPrefix(f.Endpoint, "/") {
+			bad("ftp.endpoint", "%q: the endpoint's folder, an absolute path such as /orders", f.Endpoint)
+		}
+		if f.Concurrency < 0 {
+			bad("ftp.concurrency", "must not be negative")
+		}
+		handler("ftp", f.Handler)
+	}
+	if n := c.NATS; n != nil {
+		natsURL("nats", n.URL, n.URLEnv, bad)
+		if a, err := soapnats.ParseAddress(n.Subject); err != nil {
+			bad("nats.subject", "%v", err)
+		} else if a.Stream != "" && n.Durable == "" {
+			bad("nats.durable", "required with a stream in nats.subject (JetStream delivery)")
+		}
+		if n.Durable != "" && n.Queue != nil {
+			bad("nats.queue", "a durable consumer shares its messages already: no queue with durable")
+		}
+		if n.Concurrency < 0 {
+			bad("nats.concurrency", "must not be negative")
+		}
+		handler("nats", n.Handler)
+	}
+	if o := c.Outbox; o != nil {
+		if s := o.SMTP; s != nil {
+			hostPort("outbox.smtp.server", s.Server, true)
+			if s.From == "" {
+				bad("outbox.smtp.from", "required")
+			}
+			if s.User != "" || s.PasswordEnv != "" {
+				creds("outbox.smtp", &credentials{User: s.User, PasswordEnv: s.PasswordEnv})
+			}
+		}
+		if f := o.FTP; f != nil {
+			hostPort("outbox.ftp.addr", f.Addr, true)
+			creds("outbox.ftp", &f.credentials)
+		}
+		if n := o.NATS; n != nil {
+			natsURL("outbox.nats", n.URL, n.URLEnv, bad)
+		}
+		creds("outbox.http", o.HTTP)
+	}
+	if p := c.Policy; p != nil && len(p.Schemes) == 0 {
+		bad("policy.schemes", "at least one scheme (the default policy allows the outbox's schemes)")
+	}
+	// Where each handler forwards must be reachable.
+	schemes := c.outboxSchemes()
+	for _, fh := range []struct {
+		field string
+		h     *handlerConfig
+	}{{"config", c.Handler}, {"http", c.ownHandler(c.HTTP)}, {"smtp", c.ownHandler(c.SMTP)},
+		{"ftp", c.ownHandler(c.FTP)}, {"nats", c.ownHandler(c.NATS)}} {
+		if fh.h == nil || fh.h.Type != "forward" {
+			continue
+		}
+		if s, err := document.Scheme(fh.h.To); err == nil && !schemes[s] {
+			bad(fh.field+".handler.to", "%q: nothing sends to %s: addresses (configure outbox.%s)", fh.h.To, s, outboxKey(s))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ownHandler returns the handler a binding's section gives, nil for none.
+func (c *config) ownHandler(b any) *handlerConfig {
+	switch b := b.(type) {
+	case *httpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *smtpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *ftpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *natsConfig:
+		if b != nil {
+			return b.Handler
+		}
+	}
+	return nil
+}
+
+// handlerFor returns the handler of a binding: its own, else the default.
+func (c *config) handlerFor(own *handlerConfig) *handlerConfig {
+	if own != nil {
+		return own
+	}
+	return c.Handler
+}
+
+// outboxSchemes are the schemes serve can send to: HTTP always, mailto with
+// outbox.smtp, ftp with outbox.ftp or the ftp binding's server, nats with
+// outbox.nats or the nats binding's connection.
+func (c *config) outboxSchemes() map[string]bool {
+	s := map[string]bool{"http": true, "https": true}
+	o := c.Outbox
+	if o != nil && o.SMTP != nil {
+		s["mailto"] = true
+	}
+	if o != nil && o.FTP != nil || c.FTP != nil {
+		s[soapftp.Scheme] = true
+	}
+	if o != nil && o.NATS != nil || c.NATS != nil {
+		s[soapnats.Scheme] = true
+	}
+	return s
+}
+
+func outboxKey(scheme string) string {
+	if scheme == "mailto" {
+		return "smtp"
+	}
+	return scheme
+}
+
+// natsURL checks that exactly one of url and url_env is given.
+func natsURL(field, url, env string, bad func(field, format string, args ...any)) {
+	switch {
+	case url != "" && env != "":
+		bad(field, "give url or url_env, not both")
+	case url == "" && env == "":
+		bad(field+".url", "required (or url_env)")
+	case env != "" && os.Getenv(env) == "":
+		bad(field+".url_env", "$%s is not set", env)
+	}
+}
+
+// resolveURL returns the NATS URL a config gives.
+func resolveURL(url, env string) string {
+	if env != "" {
+		return os.Getenv(env)
+	}
+	return url
+}
+
+// password returns the password of cr from the environment.
+func (cr *credentials) password() string {
+	if cr == nil {
+		return ""
+	}
+	return os.Getenv(cr.PasswordEnv)
+}
