@@ -96,9 +96,11 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 		return fmt.Errorf("fulfilment: %w", err)
 	}
 	lc.closer("the JetStream receiver", orderQueue)
-	lc.goServe(ctx, "fulfilment", func(ctx context.Context) error {
-		return core.Serve(ctx, orderQueue, arrival(tr, stepFulfilIn, "nats", "fulfilment", noteJetStream, fulH), nil, core.WithLogger(log))
-	})
+	if !cfg.fulfilmentDown {
+		lc.goServe(ctx, "fulfilment", func(ctx context.Context) error {
+			return core.Serve(ctx, orderQueue, arrival(tr, stepFulfilIn, "nats", "fulfilment", noteJetStream, fulH), nil, core.WithLogger(log))
+		})
+	}
 
 	// The customer: HTTP out; its mailbox (the Maildir the SMTP server
 	// delivers into) and its drop folder (FTP) in. The Correlator sends the
@@ -147,7 +149,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	po := cfg.order
 	order := document.NewMessage(orders, po, document.WithAction(actionOrder))
 	tr.name(order.ID, "the order")
-	tr.printf("customer: posting order %s (%d lines) to the order desk; ReplyTo %s", po.Number, len(po.Lines), drop.Address())
+	tr.printf("customer: posting order %s (%d %s) to the order desk; ReplyTo %s", po.Number, len(po.Lines), plural(len(po.Lines), "line", "lines"), drop.Address())
 	tr.printf("")
 
 	reply, err := corr.RoundTrip(ctx, order)
@@ -157,7 +159,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 			return fmt.Errorf("order %s refused (a %s fault, by FTP): %s", po.Number, f.Code, f.Reason)
 		}
 		if errors.Is(err, document.ErrTimeout) {
-			return fmt.Errorf("no invoice in time: still waiting for %s: %w", tr.missing(), context.Cause(ctx))
+			return fmt.Errorf("no invoice in time (%v); still waiting for %s: %w", context.Cause(ctx), tr.missing(), err)
 		}
 		return err
 	}
@@ -169,14 +171,14 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	if err != nil {
 		return err
 	}
-	tr.say(stepDone,
-		"",
-		fmt.Sprintf("customer: the Correlator returned %s for %s, total %s", inv.Number, inv.Order, euros(inv.TotalCents)),
-		fmt.Sprintf("customer: its RelatesTo is the order's MessageID; conversation %s", conv.State))
+	tr.say(stepDone) // the last step: printed once every other one is
 	if err := tr.wait(ctx); err != nil {
 		tr.flush()
 		return fmt.Errorf("the conversation did not complete: %w", err)
 	}
+	tr.printf("")
+	tr.printf("customer: the Correlator returned %s for %s, total %s: its RelatesTo is the order's MessageID", inv.Number, inv.Order, euros(inv.TotalCents))
+	tr.printf("customer: conversation %s %s", document.ConversationOf(order), conv.State)
 	return nil
 }
 

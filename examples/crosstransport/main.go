@@ -65,6 +65,10 @@ func main() {
 type config struct {
 	log   *slog.Logger
 	order PurchaseOrder
+	// fulfilmentDown leaves fulfilment's consumer unserved, as if the
+	// service were down: the order waits in JetStream and the customer
+	// times out (the tests' way to see a timeout).
+	fulfilmentDown bool
 }
 
 // option changes the config of run.

@@ -82,12 +82,12 @@ type event struct {
 type trace struct {
 	mu    sync.Mutex
 	w     io.Writer
-	next  step             // the step printed next
-	held  map[step][]event // events that came before their turn
-	hops  int              // hops printed so far
+	next  step              // the step printed next
+	held  map[step][]event  // events that came before their turn
+	hops  int               // hops printed so far
 	names map[string]string // message id → label ("the order")
 	from  map[string]string // message id → the party that sent it last
-	done  chan struct{} // closed once stepDone is printed
+	done  chan struct{}     // closed once stepDone is printed
 }
 
 func newTrace(w io.Writer) *trace {

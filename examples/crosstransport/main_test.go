@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/document"
+)
+
+// hopLine is a hop as the program printed it.
+type hopLine struct {
+	n                          string
+	transport, from, to, note  string
+	action, id, relatesTo, tag string
+}
+
+var (
+	hopHead = regexp.MustCompile(`^hop (\d+)  (\S+)\s+(.+?) -> (.+?)  \((.*)\)$`)
+	hopAddr = regexp.MustCompile(`^       action=(\S+) id=(\S+) relates-to=(\S+)(?: \((.*)\))?$`)
+)
+
+// hops parses the hops out of the output: each is a header line and an
+// addressing line.
+func hops(t *testing.T, out string) []hopLine {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	var hs []hopLine
+	for i, l := range lines {
+		m := hopHead.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		require.Less(t, i+1, len(lines), "hop without its addressing line")
+		a := hopAddr.FindStringSubmatch(lines[i+1])
+		require.NotNil(t, a, "addressing line of %q: %q", l, lines[i+1])
+		hs = append(hs, hopLine{n: m[1], transport: m[2], from: m[3], to: m[4], note: m[5], action: a[1], id: a[2], relatesTo: a[3], tag: a[4]})
+	}
+	return hs
+}
+
+// runCtx bounds a run well below the test binary's timeout.
+func runCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestRun runs the conversation and checks every hop: its transport, its
+// route, its action, and that each relates-to leads back to the order's
+// message id; then what the run left in its folder.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	require.NoError(t, run(runCtx(t, 30*time.Second), &out, dir))
+	got := out.String()
+	t.Log("\n" + got)
+
+	hs := hops(t, got)
+	require.Len(t, hs, 6, "six hops")
+	for i, want := range []struct{ transport, from, to, action string }{
+		{"http", "customer", "order desk", actionOrder},
+		{"nats", "order desk", "warehouse", actionStockCheck},
+		{"nats", "warehouse", "order desk", actionStockOK},
+		{"nats", "order desk", "fulfilment", actionOrder},
+		{"smtp", "fulfilment", "customer", actionConfirmation},
+		{"ftp", "fulfilment", "customer", actionInvoice},
+	} {
+		h := hs[i]
+		assert.Equal(t, want, struct{ transport, from, to, action string }{h.transport, h.from, h.to, h.action}, "hop %d", i+1)
+		assert.Equal(t, strconv.Itoa(i+1), h.n, "hops are numbered in order")
+		assert.True(t, strings.HasPrefix(h.id, "urn:uuid:"), "hop %d: id %q", i+1, h.id)
+	}
+	order := hs[0].id
+	assert.Equal(t, "-", hs[0].relatesTo, "the order starts the conversation")
+	assert.Equal(t, "-", hs[1].relatesTo, "the stock check is a request of its own")
+	assert.Equal(t, hs[1].id, hs[2].relatesTo, "the warehouse's reply relates to the stock check")
+	assert.Equal(t, "the stock check", hs[2].tag)
+	assert.Equal(t, order, hs[3].id, "the order desk forwards the order itself: same message id")
+	for _, h := range hs[4:] {
+		assert.Equal(t, order, h.relatesTo, "%s relates to the order", h.action)
+		assert.Equal(t, "the order", h.tag)
+	}
+	ids := map[string]bool{}
+	for _, h := range []hopLine{hs[0], hs[1], hs[2], hs[4], hs[5]} {
+		assert.False(t, ids[h.id], "id %s used twice", h.id)
+		ids[h.id] = true
+	}
+
+	// What each transport said, in the order the conversation happened.
+	assert.Equal(t, "POST /orders", hs[0].note)
+	assert.Equal(t, "request on stock.check, queue group warehouse", hs[1].note)
+	assert.Equal(t, "JetStream ORDERS #1, consumer fulfilment, delivery 1", hs[3].note)
+	assert.Equal(t, "mail to "+buyerMail, hs[4].note)
+	invoiceFile := strings.TrimPrefix(hs[5].id, "urn:uuid:") + ".xml"
+	assert.Equal(t, "file "+invoiceFile, hs[5].note, "the FTP file is named after the invoice's message id")
+	inOrder(t, got,
+		"run folder: "+dir,
+		"hop 3 ",
+		"order desk: PO-1001 in stock, reservation RES-1001; forwarding it to fulfilment",
+		"order desk: stored in JetStream stream ORDERS as message 1",
+		"customer: HTTP 202 Accepted",
+		"hop 4 ",
+		"fulfilment: confirmation mailed to customer@buyer.example",
+		"fulfilment: dropped the invoice in the customer's folder as "+invoiceFile,
+		"hop 5 ",
+		`customer's mailbox: from fulfilment@shop.example, subject "Order PO-1001 confirmed", In-Reply-To <`+strings.TrimPrefix(order, "urn:uuid:")+`@uuid.invalid>`,
+		"customer's mailbox: PO-1001 confirmed, 3 lines, ships within 2 working days",
+		"hop 6 ",
+		"customer: the Correlator returned INV-1001 for PO-1001, total 71.00 EUR: its RelatesTo is the order's MessageID",
+		"customer: conversation "+order+" completed",
+		"left in "+dir+":",
+	)
+
+	// What the run left behind: the read mail, the taken invoice, the
+	// completed conversation.
+	mails, err := os.ReadDir(filepath.Join(dir, "mail", "customer", "done"))
+	require.NoError(t, err)
+	require.Len(t, mails, 1)
+	mail, err := os.ReadFile(filepath.Join(dir, "mail", "customer", "done", mails[0].Name()))
+	require.NoError(t, err)
+	assert.Contains(t, string(mail), "In-Reply-To: <"+strings.TrimPrefix(order, "urn:uuid:")+"@uuid.invalid>")
+	assert.Contains(t, string(mail), "<Order>PO-1001</Order>")
+	for _, empty := range []string{"mail/customer/new", "mail/customer/failed", "ftp/customer/inbox", "ftp/customer/work", "ftp/customer/failed"} {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(empty)))
+		require.NoError(t, err)
+		assert.Empty(t, entries, "%s: nothing left unprocessed or parked", empty)
+	}
+	invoice, err := os.ReadFile(filepath.Join(dir, "ftp", "customer", "done", invoiceFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(invoice), "<TotalCents>7100</TotalCents>")
+	conv := conversation(t, dir, order)
+	assert.Equal(t, document.StateCompleted, conv.State)
+	assert.Empty(t, conv.Pending)
+}
+
+// TestRunRefused: an order the warehouse cannot serve is refused; the fault
+// travels from the order desk to the customer's drop folder (FTP) and the
+// Correlator returns it; run fails with the warehouse's reason.
+func TestRunRefused(t *testing.T) {
+	dir := t.TempDir()
+	po := sampleOrder()
+	po.Number = "PO-1002"
+	po.Lines = []Line{{SKU: "GEAR-42", Qty: 100}}
+	var out bytes.Buffer
+	err := run(runCtx(t, 30*time.Second), &out, dir, withOrder(po))
+	got := out.String()
+	t.Log("\n" + got)
+	require.Error(t, err)
+	assert.Equal(t, "order PO-1002 refused (a Sender fault, by FTP): PO-1002 refused: 100 × GEAR-42 ordered, 12 in stock", err.Error())
+	var f *core.Fault
+	assert.NotErrorAs(t, err, &f, "run says what happened in words")
+
+	hs := hops(t, got)
+	require.Len(t, hs, 3)
+	assert.Equal(t, []string{"http", "nats", "ftp"}, []string{hs[0].transport, hs[1].transport, hs[2].transport})
+	fault := hs[2]
+	assert.Equal(t, core.FaultAction, fault.action)
+	assert.Equal(t, "order desk", fault.from)
+	assert.Equal(t, hs[0].id, fault.relatesTo, "the fault relates to the order")
+	inOrder(t, got,
+		"hop 2 ",
+		"order desk: the warehouse answered with a fault: 100 × GEAR-42 ordered, 12 in stock",
+		"order desk: dropped a fault in the customer's folder as ",
+		"customer: HTTP 202 Accepted",
+		"hop 3 ",
+	)
+	assert.NotContains(t, got, "fulfilment")
+	assert.Equal(t, document.StateFailed, conversation(t, dir, hs[0].id).State)
+}
+
+// TestRunTimeout: with fulfilment down the order waits in JetStream, no
+// invoice comes, and run fails once its ctx ends, saying which step did
+// not happen.
+func TestRunTimeout(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	start := time.Now()
+	err := run(runCtx(t, 3*time.Second), &out, dir, func(c *config) { c.fulfilmentDown = true })
+	got := out.String()
+	t.Log("\n" + got)
+	require.ErrorIs(t, err, document.ErrTimeout)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "no invoice in time (context deadline exceeded); still waiting for fulfilment to receive the order from JetStream")
+	assert.Less(t, time.Since(start), 15*time.Second, "run stops soon after its ctx ends")
+	inOrder(t, got, "hop 3 ", "order desk: stored in JetStream stream ORDERS as message 1", "customer: HTTP 202 Accepted")
+	assert.Len(t, hops(t, got), 3)
+	conv := conversation(t, dir, hops(t, got)[0].id)
+	assert.Equal(t, document.StateExpired, conv.State)
+}
+
+// TestTrace: events print in step order whatever order they come in;
+// wait names the first step that did not happen; flush prints what was
+// held back behind it.
+func TestTrace(t *testing.T) {
+	var out bytes.Buffer
+	tr := newTrace(&out)
+	m := &core.Message{Action: "a", ID: "id-1"}
+	tr.name("id-0", "the order")
+	tr.say(stepStockIn, "two")
+	assert.Empty(t, out.String(), "step 2 waits for step 1")
+	tr.hop(stepOrderIn, hop{transport: "http", route: "x -> y", note: "n", m: &core.Message{Action: "a", ID: "id-0"}}, "one")
+	tr.say(stepAccepted, "five")
+	assert.Equal(t, "hop 1  http  x -> y  (n)\n       action=a id=id-0 relates-to=-\n       one\n       two\n", out.String())
+
+	m.RelatesTo = "id-0"
+	tr.hop(stepStockOut, hop{transport: "nats", route: "y -> z", m: m})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	err := tr.wait(ctx)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, "still waiting for the order desk to store the order in JetStream: context deadline exceeded", err.Error())
+	assert.Equal(t, stepForward, tr.missing())
+	tr.flush()
+	assert.True(t, strings.HasSuffix(out.String(), "hop 2  nats  y -> z\n       action=a id=id-1 relates-to=id-0 (the order)\n       five\n"), out.String())
+
+	tr.say(stepOrderIn, "again")
+	assert.True(t, strings.HasSuffix(out.String(), "       again\n"), "an event whose turn has passed prints at once")
+}
+
+// TestREADMEShowsTheOutput: README.md shows what the program prints, up to
+// what changes from run to run (the folder, ports, ids).
+func TestREADMEShowsTheOutput(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(runCtx(t, 30*time.Second), &out, t.TempDir()))
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	block := sampleBlock(t, string(readme))
+	assert.Equal(t, normalize(strings.TrimSpace(out.String())), normalize(block), "README.md's sample output is out of date")
+}
+
+// sampleBlock returns the code block of README.md that starts with the
+// program's first line.
+func sampleBlock(t *testing.T, readme string) string {
+	t.Helper()
+	const first = "```\ncrosstransport: "
+	i := strings.Index(readme, first)
+	require.GreaterOrEqual(t, i, 0, "README.md has no sample output")
+	rest := readme[i+4:]
+	j := strings.Index(rest, "\n```")
+	require.GreaterOrEqual(t, j, 0)
+	return rest[:j]
+}
+
+var (
+	runFolder = regexp.MustCompile(`(?m)^run folder: (.+)$`)
+	uuid      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	port      = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+)
+
+// normalize replaces what differs between runs: the run folder, loopback
+// ports, and UUIDs (numbered in order of appearance, so that which ids
+// are equal still shows).
+func normalize(s string) string {
+	if m := runFolder.FindStringSubmatch(s); m != nil {
+		s = strings.ReplaceAll(s, m[1], "$DIR")
+	}
+	s = port.ReplaceAllString(s, "127.0.0.1:PORT")
+	seen := map[string]string{}
+	return uuid.ReplaceAllStringFunc(s, func(u string) string {
+		if _, ok := seen[u]; !ok {
+			seen[u] = "uuid-" + string(rune('A'+len(seen)))
+		}
+		return seen[u]
+	})
+}
+
+// inOrder checks that the lines appear in s in this order.
+func inOrder(t *testing.T, s string, parts ...string) {
+	t.Helper()
+	rest := s
+	for _, p := range parts {
+		i := strings.Index(rest, p)
+		if !assert.GreaterOrEqual(t, i, 0, "missing, or out of order: %q", p) {
+			return
+		}
+		rest = rest[i+len(p):]
+	}
+}
+
+// conversation reads the customer's record of a conversation.
+func conversation(t *testing.T, dir, id string) *document.Conversation {
+	t.Helper()
+	st, err := document.NewFileStore(filepath.Join(dir, "state", "customer"))
+	require.NoError(t, err)
+	c, err := st.Get(t.Context(), id)
+	require.NoError(t, err)
+	return c
+}
