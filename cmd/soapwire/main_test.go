@@ -71,6 +71,11 @@ func (inv invocation) run(t *testing.T) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
+	return inv.runCtx(t, ctx)
+}
+
+func (inv invocation) runCtx(t *testing.T, ctx context.Context) result {
+	t.Helper()
 	cmd := inv.command(ctx)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

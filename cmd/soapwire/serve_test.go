@@ -1,0 +1,318 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	"github.com/soapwire/soapwire/core"
+)
+
+// serving is a running "soapwire serve".
+type serving struct {
+	cmd    *exec.Cmd
+	ready  map[string]string // binding → the rest of its ready line
+	mu     sync.Mutex
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	done   chan struct{}
+}
+
+// startServe runs "soapwire serve --config" with cfg (JSON-encoded) and
+// waits for its ready lines. The test stops it with stop; the cleanup
+// kills it if the test did not.
+func startServe(t *testing.T, cfg any, env ...string) *serving {
+	t.Helper()
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	require.NoError(t, err)
+	path := writeFile(t, "soapwire.json", string(b))
+	s := &serving{ready: map[string]string{}, done: make(chan struct{})}
+	s.cmd = exec.Command(bin, "serve", "--config", path, "--log-level", "debug")
+	s.cmd.Env = append(cleanEnv(), env...)
+	s.cmd.Stderr = &lockedWriter{mu: &s.mu, w: &s.stderr}
+	out, err := s.cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, s.cmd.Start())
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	})
+	lines := make(chan string, 64)
+	go func() {
+		defer close(s.done)
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.stdout.WriteString(sc.Text() + "\n")
+			s.mu.Unlock()
+			lines <- sc.Text()
+		}
+		_ = s.cmd.Wait()
+	}()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve exited before it was ready:\n%s", s.output())
+			}
+			if l == "soapwire serve: ready" {
+				go func() {
+					for range lines {
+					}
+				}()
+				return s
+			}
+			if rest, ok := strings.CutPrefix(l, "soapwire serve: ready "); ok {
+				name, addr, _ := strings.Cut(rest, " ")
+				s.ready[name] = addr
+			}
+		case <-timeout:
+			t.Fatalf("serve not ready after 30 s:\n%s", s.output())
+		}
+	}
+}
+
+// stop sends SIGTERM and returns the exit code.
+func (s *serving) stop(t *testing.T) int {
+	t.Helper()
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop within 30 s of SIGTERM:\n%s", s.output())
+	}
+	return s.cmd.ProcessState.ExitCode()
+}
+
+func (s *serving) output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return "--- stdout\n" + s.stdout.String() + "--- stderr\n" + s.stderr.String()
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestServe runs every binding from one configuration: an HTTP echo, an SMTP
+// server whose mail is forwarded to an HTTP endpoint, an FTP drop whose
+// echo goes back by file drop, a NATS echo; each is reached with the
+// binary's own send and call; SIGTERM stops it cleanly.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	sink := startHTTPSink(t)
+	ns := startNATS(t)
+	s := startServe(t, map[string]any{
+		"handler": map[string]any{"type": "echo"},
+		"http":    map[string]any{"listen": "127.0.0.1:0", "path": "/soap"},
+		"smtp": map[string]any{
+			"listen": "127.0.0.1:0", "maildir": filepath.Join(dir, "mail"), "addresses": []string{"orders@shop.example"},
+			"handler": map[string]any{"type": "forward", "to": sink.url},
+		},
+		"ftp": map[string]any{
+			"server":   map[string]any{"listen": "127.0.0.1:0", "root": filepath.Join(dir, "ftp"), "user": "shop", "password_env": "TEST_FTP_PASSWORD"},
+			"endpoint": "/orders",
+		},
+		"nats": map[string]any{"url": ns.srv.URL(), "subject": "orders.echo"},
+	}, "TEST_FTP_PASSWORD=s3cret")
+	require.Len(t, s.ready, 4, s.output())
+	order := writeFile(t, "order.xml", order)
+
+	t.Run("http echo", func(t *testing.T) {
+		url := s.ready["http"]
+		require.Regexp(t, `^http://127\.0\.0\.1:\d+/soap$`, url)
+		res := soapwire(t, "call", "--ns", "urn:example:echo", url, "ping", "text=hello", "n:int=7")
+		require.Equal(t, 0, res.code, "%s", res)
+		assert.Equal(t, []string{"text = hello", "n = 7"}, lines(res.stdout))
+	})
+
+	t.Run("smtp forwarded to http", func(t *testing.T) {
+		addr := regexp.MustCompile(`^(\S+) maildir `).FindStringSubmatch(s.ready["smtp"])
+		require.NotNil(t, addr, s.ready["smtp"])
+		res := soapwire(t, "send", "--to", "mailto:orders@shop.example", "--smtp", addr[1], "--from", "buyer@example.com",
+			"--action", "urn:example:po:submit", order)
+		require.Equal(t, 0, res.code, "%s", res)
+		g := sink.next(t)
+		assert.Equal(t, field(t, res.stdout, "message-id"), g.id, "forwarded with its id")
+		assert.Equal(t, "urn:example:po:submit", g.action)
+		assert.Equal(t, sink.url, g.to)
+		assert.Equal(t, "mailto:buyer@example.com", g.replyTo, "the reply address the mail gave goes along")
+		assert.Equal(t, orderBody, g.body)
+	})
+
+	t.Run("ftp echo by file drop", func(t *testing.T) {
+		inbox := s.ready["ftp"]
+		require.Regexp(t, `^ftp://127\.0\.0\.1:\d+/orders/inbox$`, inbox)
+		outbox := strings.TrimSuffix(inbox, "inbox") + "outbox"
+		res := invocation{
+			args: []string{"send", "--to", inbox, "--ftp-user", "shop", "--reply-to", outbox, "--action", "urn:example:po:submit", order},
+			env:  []string{"SOAPWIRE_FTP_PASSWORD=s3cret"},
+		}.run(t)
+		require.Equal(t, 0, res.code, "%s", res)
+		id := field(t, res.stdout, "message-id")
+		reply := waitForFile(t, filepath.Join(dir, "ftp", "orders", "outbox"))
+		f, err := os.Open(reply)
+		require.NoError(t, err)
+		defer f.Close()
+		m, err := core.ReadMessage(f, core.Limits{})
+		require.NoError(t, err)
+		g, err := capture(m)
+		require.NoError(t, err)
+		assert.Equal(t, id, g.conversation, "the echo stays in the conversation")
+		assert.Equal(t, id, m.RelatesTo)
+		assert.Equal(t, orderBody, g.body)
+		assert.Equal(t, soapftp.FileName(m.ID), filepath.Base(reply))
+	})
+
+	t.Run("nats echo", func(t *testing.T) {
+		assert.Equal(t, `orders.echo queue "soapwire"`, s.ready["nats"])
+		res := soapwire(t, "call", "--nats", ns.srv.URL(), "--version", "1.2", "--ns", "urn:example:echo", "nats:orders.echo", "ping", "text=over nats")
+		require.Equal(t, 0, res.code, "%s", res)
+		assert.Equal(t, []string{"text = over nats"}, lines(res.stdout))
+	})
+
+	code := s.stop(t)
+	out := s.output()
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "soapwire serve: stopped\n")
+	assert.NotContains(t, out, "level=ERROR")
+	assert.NotContains(t, out, "DATA RACE")
+}
+
+// TestServeDurable: a JetStream durable consumer, forwarding to HTTP; a
+// message sent while serve is down is delivered once it is back.
+func TestServeDurable(t *testing.T) {
+	sink := startHTTPSink(t)
+	ns := startNATS(t)
+	ns.stream(t, "ORDERS", "orders.placed")
+	ns.stream(t, "DEAD", "soapwire.dead.>")
+	cfg := map[string]any{
+		"handler": map[string]any{"type": "forward", "to": sink.url},
+		"nats":    map[string]any{"url_env": "TEST_NATS_URL", "subject": "nats:orders.placed?stream=ORDERS", "durable": "fulfil"},
+	}
+	env := "TEST_NATS_URL=" + ns.srv.URL()
+	order := writeFile(t, "order.xml", order)
+	send := func() string {
+		res := invocation{args: []string{"send", "--to", "nats:orders.placed?stream=ORDERS", order}, env: []string{"SOAPWIRE_NATS_URL=" + ns.srv.URL()}}.run(t)
+		require.Equal(t, 0, res.code, "%s", res)
+		return field(t, res.stdout, "message-id")
+	}
+
+	s := startServe(t, cfg, env)
+	assert.Equal(t, "nats:orders.placed?stream=ORDERS durable fulfil", s.ready["nats"])
+	id := send()
+	assert.Equal(t, id, sink.next(t).id)
+	require.Equal(t, 0, s.stop(t), s.output())
+
+	id = send() // while nothing serves
+	s = startServe(t, cfg, env)
+	assert.Equal(t, id, sink.next(t).id)
+	require.Equal(t, 0, s.stop(t), s.output())
+}
+
+// TestServeConfig: an invalid configuration is refused before anything
+// starts (exit 2), every problem named by its field; --check says ok.
+func TestServeConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  string
+		want []string
+	}{
+		{name: "not JSON", cfg: `{"http": `, want: []string{"unexpected EOF"}},
+		{name: "syntax error", cfg: "{\n\"http\": {,}}", want: []string{"line 2: invalid character ','"}},
+		{name: "unknown field", cfg: `{"htp": {}}`, want: []string{`json: unknown field "htp"`}},
+		{name: "no binding", cfg: `{"handler": {"type": "echo"}}`, want: []string{"config: no binding to serve"}},
+		{name: "no handler", cfg: `{"http": {"listen": "127.0.0.1:0"}}`, want: []string{"http.handler: no handler"}},
+		{name: "bad handler", cfg: `{"handler": {"type": "reverse"}, "http": {"listen": "127.0.0.1:0"}}`, want: []string{`config.handler.type: "reverse": want "echo" or "forward"`}},
+		{
+			name: "forward nowhere", cfg: `{"http": {"listen": "127.0.0.1:0", "handler": {"type": "forward", "to": "mailto:x@y.example"}}}`,
+			want: []string{`http.handler.to: "mailto:x@y.example": nothing sends to mailto: addresses (configure outbox.smtp)`},
+		},
+		{
+			name: "several problems",
+			cfg: `{"handler": {"type": "echo"}, "http": {"listen": "8080", "path": "soap"},
+			       "smtp": {"maildir": "", "addresses": []},
+			       "ftp": {"remote": {"addr": "ftp.example:21", "user": "u", "password_env": "TEST_UNSET_PASSWORD"}, "endpoint": "orders"},
+			       "nats": {"subject": "orders.*", "durable": "d", "queue": "q"}}`,
+			want: []string{
+				`http.listen: "8080": want host:port`, `http.path: "soap": must start with /`,
+				"smtp.maildir: required", "smtp.addresses: at least one address",
+				"ftp.remote.password_env: $TEST_UNSET_PASSWORD is not set", `ftp.endpoint: "orders"`,
+				"nats.url: required", "nats.queue: a durable consumer shares its messages already",
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "bad.json", tc.cfg)
+			res := soapwire(t, "serve", "--config", path)
+			require.Equal(t, 2, res.code, "%s", res)
+			assert.Contains(t, res.stderr, "soapwire serve: invalid configuration: "+path+": ")
+			for _, w := range tc.want {
+				assert.Contains(t, res.stderr, w)
+			}
+		})
+	}
+	path := writeFile(t, "good.json", `{"handler": {"type": "echo"}, "http": {"listen": "127.0.0.1:0"}}`)
+	res := soapwire(t, "serve", "--check", "--config", path)
+	require.Equal(t, 0, res.code, "%s", res)
+	assert.Equal(t, path+": ok\n", res.stdout)
+
+	res = soapwire(t, "serve", "--config", "/nonexistent/soapwire.json")
+	require.Equal(t, 2, res.code, "%s", res)
+	assert.Contains(t, res.stderr, "no such file")
+}
+
+// TestServeStartFailure: a binding that cannot start (its port taken)
+// fails serve with exit 1, after stopping what had started.
+func TestServeStartFailure(t *testing.T) {
+	sink := startHTTPSink(t)
+	taken := strings.TrimPrefix(strings.TrimSuffix(sink.url, "/orders"), "http://")
+	path := writeFile(t, "c.json", `{"handler": {"type": "echo"},
+		"smtp": {"listen": "127.0.0.1:0", "maildir": "`+filepath.Join(t.TempDir(), "mail")+`", "addresses": ["a@b.example"]},
+		"http": {"listen": "`+taken+`"}}`)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	res := invocation{args: []string{"serve", "--config", path}}.runCtx(t, ctx)
+	require.Equal(t, 1, res.code, "%s", res)
+	assert.Contains(t, res.stderr, "soapwire serve: http.listen: listen tcp "+taken)
+}
+
+// waitForFile waits for a file to appear in dir and returns its path.
+func waitForFile(t *testing.T, dir string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				return filepath.Join(dir, e.Name())
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no file in %s", dir)
+	return ""
+}
