@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,13 +59,18 @@ func runCtx(t *testing.T, d time.Duration) context.Context {
 
 // TestRun runs the conversation and checks every hop: its transport, its
 // route, its action, and that each relates-to leads back to the order's
-// message id; then what the run left in its folder.
+// message id; then what the run left in its folder, and that it left no
+// goroutine running.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	require.NoError(t, run(runCtx(t, 30*time.Second), &out, dir))
 	got := out.String()
 	t.Log("\n" + got)
+	var left []string
+	if !assert.Eventually(t, func() bool { left = leftGoroutines(); return len(left) == 0 }, 10*time.Second, 10*time.Millisecond) {
+		t.Errorf("run left goroutines running:\n%s", strings.Join(left, "\n\n"))
+	}
 
 	hs := hops(t, got)
 	require.Len(t, hs, 6, "six hops")
@@ -273,6 +279,23 @@ func normalize(s string) string {
 		}
 		return seen[u]
 	})
+}
+
+// leftGoroutines returns the stacks of the goroutines running code of
+// the servers and bindings a run starts.
+func leftGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var left []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, pkg := range []string{"soapwire/bindings/", "soapwire/core.", "soapwire/document.", "nats-io/", "goftp.io/", "go-smtp", "jlaffaye/", "net/http."} {
+			if strings.Contains(g, pkg) {
+				left = append(left, g)
+				break
+			}
+		}
+	}
+	return left
 }
 
 // inOrder checks that the lines appear in s in this order.

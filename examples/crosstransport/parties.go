@@ -18,12 +18,13 @@ import (
 // orderDesk takes orders over HTTP (a document.Handler behind
 // soaphttp.NewHandler): it checks stock with the warehouse (a NATS
 // request), forwards the order unchanged, same message id, ReplyTo and
-// conversation, to fulfilment through JetStream, and returns nothing, so
+// conversation, to fulfilment through JetStream (document.Send, whose
+// Receipt holds the stream and sequence), and returns nothing, so
 // the customer gets 202 once the order is stored. A refusal is a fault
 // that the document.Handler drops at the order's FaultTo.
 type orderDesk struct {
 	warehouse core.RoundTripper // a soapnats.Transport to stock.check
-	forward   core.Sender       // the Outbox: nats → JetStream Publisher
+	forward   *document.Outbox  // nats → JetStream Publisher
 	to        string            // where orders go: nats:orders.placed?stream=ORDERS
 	tr        *trace
 }
@@ -62,15 +63,15 @@ func (d *orderDesk) handle(ctx context.Context, in *document.Incoming) (*core.Me
 	d.tr.hop(stepStockOut, hop{transport: "nats", route: "warehouse -> order desk", note: "reply", m: reply},
 		fmt.Sprintf("order desk: %s in stock, reservation %s; forwarding it to fulfilment", po.Number, res.ID))
 
-	fwd := document.NewMessage(d.to, doc.Bytes(),
+	rc, err := document.Send(ctx, d.forward, d.to, doc.Bytes(),
 		document.WithMessageID(m.ID), document.WithAction(m.Action),
 		document.WithReplyTo(m.ReplyTo), document.WithFaultTo(m.FaultTo),
 		document.WithConversation(in.Conversation), document.WithVersion(m.Version()))
-	if err := d.forward.Send(ctx, fwd); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("forward %s: %w", po.Number, err)
 	}
 	d.tr.say(stepForward, fmt.Sprintf("order desk: stored in JetStream stream %s as message %s (Nats-Msg-Id = the order's id); answering 202",
-		fwd.Meta[soapnats.MetaStream], fwd.Meta[soapnats.MetaSequence]))
+		rc.Transport[soapnats.MetaStream], rc.Transport[soapnats.MetaSequence]))
 	return nil, nil
 }
 
