@@ -155,3 +155,71 @@ func TestConcurrencyBound(t *testing.T) {
 	defer mu.Unlock()
 	assert.Equal(t, 2, most, "requests handled at once")
 }
+
+// TestConcurrencyGrows: below WithConcurrency, a request never waits for
+// another's handler: requests whose handlers all block run at once, whether
+// they arrive together or one after another, and again after the
+// Subscription has been idle (its spare workers gone).
+func TestConcurrencyGrows(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		concurrency int // 0: the default
+		n           int
+		spread      time.Duration // between requests
+	}{
+		{"burst", 0, 40, 0},
+		{"one after another", 0, 10, 5 * time.Millisecond},
+		{"up to the limit", 16, 16, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t)
+			var running sync.WaitGroup
+			var release chan struct{}
+			var mu sync.Mutex
+			h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+				mu.Lock()
+				r := release
+				mu.Unlock()
+				running.Done()
+				select {
+				case <-r:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				return echo(ctx, m)
+			})
+			var opts []soapnats.Option
+			if tc.concurrency > 0 {
+				opts = append(opts, soapnats.WithConcurrency(tc.concurrency))
+			}
+			subscribe(t, connect(t, s), "svc.grow", h, opts...)
+			tr := soapnats.NewTransport(connect(t, s), "svc.grow")
+			for wave := range 2 {
+				mu.Lock()
+				release = make(chan struct{})
+				mu.Unlock()
+				running.Add(tc.n)
+				errs := make(chan error, tc.n)
+				for i := range tc.n {
+					go func() {
+						_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", strconv.Itoa(i)))))
+						errs <- err
+					}()
+					time.Sleep(tc.spread)
+				}
+				all := make(chan struct{})
+				go func() { running.Wait(); close(all) }()
+				select {
+				case <-all:
+				case <-time.After(5 * time.Second):
+					t.Fatalf("wave %d: not all %d handlers ran at once", wave, tc.n)
+				}
+				close(release)
+				for range tc.n {
+					require.NoError(t, <-errs)
+				}
+				time.Sleep(20 * time.Millisecond) // idle: spare workers leave
+			}
+		})
+	}
+}

@@ -17,7 +17,7 @@ import (
 // Subscription serves a core.Handler on a subject: see Subscribe.
 type Subscription struct {
 	nc      *nats.Conn
-	sub     *nats.Subscription
+	sub     *nats.Subscription // synchronous: the workers take requests from it
 	subject string
 	queue   string
 	h       core.Handler
@@ -25,13 +25,11 @@ type Subscription struct {
 	bufs    buffers
 	max     payloadLimit
 	cancel  context.CancelFunc // cancels the handlers' context
-	work    chan *nats.Msg     // to idle workers
-	workers atomic.Int64
-	stopped chan struct{} // closed when no more requests will come: idle workers exit
-	stopOne sync.Once
+	workers atomic.Int64       // worker goroutines running
+	waiting atomic.Int64       // workers waiting for a request
 
 	mu       sync.Mutex
-	inFlight int // worker goroutines running
+	inFlight int // worker goroutines running (under mu, for idle)
 	closed   bool
 	idle     chan struct{} // closed when closed and no worker runs
 
@@ -49,8 +47,9 @@ type Subscription struct {
 // sent after it returns finds a responder.
 //
 // Requests are handled concurrently, up to WithConcurrency at once, by
-// worker goroutines that stay for the next request, each with a context
-// derived from ctx. Its NATS headers are checked
+// worker goroutines with a context derived from ctx: a worker takes the
+// next request waiting before it pauses, and one worker stays waiting when
+// the Subscription is idle. A request's NATS headers are checked
 // against its envelope (see the package documentation): a missing
 // Content-Type, or a header contradicting the envelope, is answered with a
 // Sender fault and logged. The reply, a fault, or for a one-way accept
@@ -69,18 +68,22 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	hctx, cancel := context.WithCancel(ctx)
 	s := &Subscription{
 		nc: nc, max: payloadLimit{nc: nc}, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,
-		cancel: cancel, work: make(chan *nats.Msg), stopped: make(chan struct{}), idle: make(chan struct{}),
+		cancel: cancel, idle: make(chan struct{}),
 	}
-	cb := func(msg *nats.Msg) { s.dispatch(hctx, msg) }
+	// A synchronous subscription: nats.go's reading goroutine hands each
+	// request straight to a waiting worker, with no delivery goroutine in
+	// between. Requests no worker has taken yet wait in its pending buffer
+	// (bounded by nats.go's pending limits, as for a callback).
 	if o.queue != "" {
-		s.sub, err = nc.QueueSubscribe(a.Subject, o.queue, cb)
+		s.sub, err = nc.QueueSubscribeSync(a.Subject, o.queue)
 	} else {
-		s.sub, err = nc.Subscribe(a.Subject, cb)
+		s.sub, err = nc.SubscribeSync(a.Subject)
 	}
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("nats: subscribe to %s: %w", a.Subject, err)
 	}
+	s.grow(hctx)
 	fctx, fcancel := ctx, context.CancelFunc(func() {})
 	if _, ok := ctx.Deadline(); !ok {
 		fctx, fcancel = context.WithTimeout(ctx, 10*time.Second)
@@ -148,10 +151,10 @@ func (s *Subscription) Drain(ctx context.Context) error {
 	}
 }
 
-// markClosed records that no more requests will be dispatched: idle
-// workers exit, and idle is closed once the last one has.
+// markClosed records that no more requests will be taken: idle is closed
+// once the last worker has exited (workers exit when the subscription ends:
+// unsubscribed, drained, its context done or its connection closed).
 func (s *Subscription) markClosed() {
-	s.stopOne.Do(func() { close(s.stopped) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
@@ -162,51 +165,89 @@ func (s *Subscription) markClosed() {
 	}
 }
 
-// dispatch runs in nats.go's delivery goroutine: it hands msg to an idle
-// worker goroutine, starts one while fewer than WithConcurrency run, or
-// else waits for one to be free (the backpressure of WithConcurrency).
-// Workers stay for the next request, so a busy Subscription does not start
-// a goroutine per request.
-func (s *Subscription) dispatch(ctx context.Context, msg *nats.Msg) {
-	select {
-	case s.work <- msg:
-		return
-	default:
-	}
-	if s.workers.Load() < int64(s.o.concurrency) {
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
+// grow starts a worker, counted as waiting for a request, unless
+// WithConcurrency of them run or the Subscription is closed.
+//
+// Workers keep one of them waiting for the next request while fewer than
+// WithConcurrency run: the one that takes the last waiting place starts
+// another before it serves its request, so a request never waits for a
+// handler to finish below the limit (a handler may block). At the limit,
+// requests wait in the subscription's pending buffer (the backpressure of
+// WithConcurrency). A worker that has served a request takes the next one
+// already waiting without pausing, and when none is, stays only if no other
+// worker waits; so replies of requests that arrived together are published
+// together (nats.go writes them to the socket at once), instead of each
+// request going to its own waiting worker.
+func (s *Subscription) grow(ctx context.Context) {
+	for {
+		n := s.workers.Load()
+		if n >= int64(s.o.concurrency) {
 			return
 		}
-		s.inFlight++
+		if s.workers.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
+	s.mu.Lock()
+	if s.closed {
 		s.mu.Unlock()
-		s.workers.Add(1)
-		go s.worker(ctx, msg)
+		s.workers.Add(-1)
 		return
 	}
-	select {
-	case s.work <- msg:
-	case <-ctx.Done():
-		s.o.log.WarnContext(ctx, "soap: request not handled: the subscription is closing", slog.String("subject", msg.Subject))
-	}
+	s.inFlight++
+	s.mu.Unlock()
+	s.waiting.Add(1)
+	go s.worker(ctx)
 }
 
-// worker serves msg, then further requests, until the Subscription's
-// context ends.
-func (s *Subscription) worker(ctx context.Context, msg *nats.Msg) {
+// worker takes requests from the subscription and serves them, until the
+// subscription ends or it is not needed (see grow). It starts counted as
+// waiting.
+func (s *Subscription) worker(ctx context.Context) {
 	defer s.done()
 	for {
+		msg, err := s.sub.NextMsgWithContext(ctx)
+		waiting := s.waiting.Add(-1)
+		if err != nil {
+			if errors.Is(err, nats.ErrSlowConsumer) {
+				// nats.go dropped requests: reported by checkDropped.
+				s.checkDropped()
+				s.waiting.Add(1)
+				continue
+			}
+			// Unsubscribed, drained, ctx done or the connection closed: no
+			// more requests will come.
+			s.markClosed()
+			return
+		}
+		if waiting == 0 {
+			s.grow(ctx)
+		}
 		s.serve(ctx, msg)
 		if s.served.Add(1)%128 == 0 {
 			s.checkDropped()
 		}
-		select {
-		case msg = <-s.work:
-		case <-s.stopped:
+		if !s.stay() {
 			return
-		case <-ctx.Done():
-			return
+		}
+	}
+}
+
+// stay reports whether a worker that has served a request waits for the
+// next one (counting it as waiting): yes when requests are pending, or when
+// no other worker waits.
+func (s *Subscription) stay() bool {
+	if n, _, err := s.sub.Pending(); err == nil && n > 0 {
+		s.waiting.Add(1)
+		return true
+	}
+	for {
+		w := s.waiting.Load()
+		if w > 0 {
+			return false
+		}
+		if s.waiting.CompareAndSwap(w, w+1) {
+			return true
 		}
 	}
 }
