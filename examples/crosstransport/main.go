@@ -26,6 +26,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/soapwire/soapwire/document"
 )
 
 func main() {
@@ -94,6 +96,9 @@ func run(ctx context.Context, w io.Writer, dir string, opts ...option) error {
 	tr.printf("run folder: %s", dir)
 	var lc lifecycle
 	err := converse(ctx, tr, dir, cfg, &lc)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, document.ErrTimeout) {
+		err = fmt.Errorf("%v: %w", context.Cause(ctx), err) // stopped while starting up
+	}
 	if err = errors.Join(err, lc.close()); err != nil {
 		return err
 	}

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -18,6 +20,63 @@ import (
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
+
+// TestMain runs main instead of the tests when TestMainExits asks for it,
+// so that the program's flags and exit codes are tested without building
+// it.
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv("CROSSTRANSPORT_MAIN_ARGS"); ok {
+		os.Args = append([]string{"crosstransport"}, strings.Fields(args)...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestMainExits runs the program: it exits 0 when the conversation
+// completes, 1 with a message saying why otherwise.
+func TestMainExits(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	for _, tt := range []struct {
+		name, args string
+		code       int
+		stdout     []string
+		stderr     string
+	}{
+		{"completes", "-dir " + filepath.Join(dir, "run"), 0, []string{"run folder: " + filepath.Join(dir, "run"), "hop 6  ftp", "completed\n"}, ""},
+		{"temporary folder", "", 0, []string{"run folder: $TMPDIR/soapwire-crosstransport-", "completed\n"}, ""},
+		{"timeout", "-timeout 1ms -dir " + filepath.Join(dir, "late"), 1, nil, "crosstransport: timed out after 1ms: "},
+		{"unusable folder", "-dir " + filepath.Join(file, "run"), 1, nil, "crosstransport: mkdir " + file + ": not a directory\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.CommandContext(runCtx(t, 30*time.Second), os.Args[0], "-test.run=^$")
+			tmp := t.TempDir()
+			cmd.Env = append(os.Environ(), "CROSSTRANSPORT_MAIN_ARGS="+tt.args, "TMPDIR="+tmp)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+				code = ee.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.code, code, "exit code; stderr: %s", stderr.String())
+			want := make([]string, len(tt.stdout))
+			for i, w := range tt.stdout {
+				want[i] = strings.ReplaceAll(w, "$TMPDIR", tmp)
+			}
+			inOrder(t, stdout.String(), want...)
+			if tt.stderr == "" {
+				assert.Empty(t, stderr.String())
+			} else {
+				assert.True(t, strings.HasPrefix(stderr.String(), tt.stderr), "stderr: %q", stderr.String())
+			}
+		})
+	}
+}
 
 // hopLine is a hop as the program printed it.
 type hopLine struct {
