@@ -158,7 +158,7 @@ func (b Body) Token() (xml.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	return convertToken(t, scope), nil
+	return in.convert(t, scope), nil
 }
 
 // Next returns the next token of the body's children, as Token does, but
@@ -206,6 +206,9 @@ func (b Body) Decode(v any) error {
 	}
 	err := xml.NewTokenDecoder(b).Decode(v)
 	if err == nil {
+		if b.src != nil && b.src.in != nil {
+			b.src.in.finishIfDone()
+		}
 		return nil
 	}
 	var f *Fault
@@ -300,6 +303,10 @@ type inbound struct {
 	empty  bool          // nothing in it
 	err    error         // sticky
 	p      *parser       // the envelope's parser; nil for an outbound body's fragment
+	// a token read ahead (finishIfDone), returned by the next call
+	peeked      *xmltok.Token
+	peekedScope []xmltok.NS
+	strs        *interner // Token's strings, once Token is used
 }
 
 // wrapErr turns a tokenizer error into the error the body reports.
@@ -308,6 +315,23 @@ func (in *inbound) wrapErr(err error) error {
 		return in.p.wrap(err)
 	}
 	return fmt.Errorf("core: body: %w", err)
+}
+
+// finishIfDone reads ahead after a child has been read whole: white space,
+// comments and the end of the Body are consumed (the stream then ends and
+// the tokenizer is recycled at once, even if nobody reads on); a token that
+// is anything else is kept for the next call.
+func (in *inbound) finishIfDone() {
+	for in.err == nil && !in.done && in.peeked == nil {
+		t, scope, err := in.next()
+		if err != nil {
+			return
+		}
+		if t.Kind == xmltok.Comment || t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
+			continue
+		}
+		in.peeked, in.peekedScope = t, scope
+	}
 }
 
 // next returns the next token, with the full scope for the start tag of a
@@ -319,6 +343,11 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 	}
 	if in.done {
 		return nil, nil, io.EOF
+	}
+	if t := in.peeked; t != nil {
+		scope := in.peekedScope
+		in.peeked, in.peekedScope = nil, nil
+		return t, scope, nil
 	}
 	var t *xmltok.Token
 	if in.first != nil {
@@ -427,7 +456,35 @@ func newFragment(raw []byte) *inbound {
 	return in
 }
 
-func convertToken(t *xmltok.Token, scope []xmltok.NS) xml.Token {
+// interner shares the strings of a body's repeated names and namespace
+// URIs when Token hands them out: a small cache indexed by a hash of a few
+// bytes, so that a hit costs a comparison and a miss one allocation.
+type interner [32]string
+
+func (n *interner) str(b []byte) string {
+	l := len(b)
+	if l == 0 {
+		return ""
+	}
+	if l > 96 {
+		return string(b)
+	}
+	h := (uint(l)*131 ^ uint(b[0])*7 ^ uint(b[l/2])*17 ^ uint(b[l-1])*31) % uint(len(n))
+	if s := n[h]; s == string(b) {
+		return s
+	}
+	s := string(b)
+	n[h] = s
+	return s
+}
+
+// convert turns a token into encoding/xml's form: names interned, text
+// copied (the tokenizer's buffer moves on).
+func (in *inbound) convert(t *xmltok.Token, scope []xmltok.NS) xml.Token {
+	if in.strs == nil {
+		in.strs = new(interner)
+	}
+	n := in.strs
 	switch t.Kind {
 	case xmltok.StartElement:
 		decls := t.NS
@@ -437,17 +494,17 @@ func convertToken(t *xmltok.Token, scope []xmltok.NS) xml.Token {
 		attrs := make([]xml.Attr, 0, len(decls)+len(t.Attr))
 		for _, d := range decls {
 			if len(d.Prefix) == 0 {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: string(d.URI)})
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: n.str(d.URI)})
 			} else {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: string(d.Prefix)}, Value: string(d.URI)})
+				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: n.str(d.Prefix)}, Value: n.str(d.URI)})
 			}
 		}
 		for _, a := range t.Attr {
-			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: string(a.Name.Space), Local: string(a.Name.Local)}, Value: string(a.Value)})
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: n.str(a.Name.Space), Local: n.str(a.Name.Local)}, Value: string(a.Value)})
 		}
-		return xml.StartElement{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}, Attr: attrs}
+		return xml.StartElement{Name: xml.Name{Space: n.str(t.Name.Space), Local: n.str(t.Name.Local)}, Attr: attrs}
 	case xmltok.EndElement:
-		return xml.EndElement{Name: xml.Name{Space: string(t.Name.Space), Local: string(t.Name.Local)}}
+		return xml.EndElement{Name: xml.Name{Space: n.str(t.Name.Space), Local: n.str(t.Name.Local)}}
 	case xmltok.CharData:
 		return xml.CharData(bytes.Clone(t.Text))
 	default:

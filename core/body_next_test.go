@@ -159,3 +159,33 @@ func TestReadHeaderCompletionBound(t *testing.T) {
 	_, err = readAll(doc(500), core.Limits{MaxHeaderBytes: -1})
 	assert.NoError(t, err, "no bound when MaxHeaderBytes is off")
 }
+
+// TestBodyDecodeFinishes: once Decode has read the only child, the rest of
+// the envelope is read at once (the tokenizer is recycled even if nobody
+// reads on); a second child stays for the next call.
+func TestBodyDecodeFinishes(t *testing.T) {
+	type get struct {
+		ID int `xml:"urn:m id"`
+	}
+	m, err := core.ReadMessage(strings.NewReader(envOf(core.V11, wrap("", reqBody+"\n <!-- c -->\n"))), core.Limits{})
+	require.NoError(t, err)
+	var g get
+	require.NoError(t, m.Body().Decode(&g))
+	assert.Equal(t, 7, g.ID)
+	_, err = m.Body().Next()
+	assert.Equal(t, io.EOF, err, "the body was read to its end")
+
+	m, err = core.ReadMessage(strings.NewReader(envOf(core.V11, wrap("", reqBody+` <m:Other xmlns:m="urn:m"/>`))), core.Limits{})
+	require.NoError(t, err)
+	require.NoError(t, m.Body().Decode(&g))
+	tok, err := m.Body().Next()
+	require.NoError(t, err)
+	assert.True(t, tok.Name.Is("urn:m", "Other"), "the second child is kept")
+	assert.NotEmpty(t, tok.NS, "with its scope")
+
+	m, err = core.ReadMessage(strings.NewReader(envOf(core.V11, wrap("", reqBody+`<x:bad/>`))), core.Limits{})
+	require.NoError(t, err)
+	require.NoError(t, m.Body().Decode(&g), "the first child is fine")
+	_, err = m.Body().Next()
+	requireFault(t, err, core.CodeSender, `unbound namespace prefix "x"`)
+}
