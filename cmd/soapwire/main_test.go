@@ -21,6 +21,11 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	for _, a := range os.Args[1:] {
+		if strings.HasPrefix(a, "-test.fuzz") {
+			os.Exit(m.Run()) // fuzzing runs the parsers in process, not the binary
+		}
+	}
 	dir, err := os.MkdirTemp("", "soapwire-cli-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
