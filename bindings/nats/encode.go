@@ -14,42 +14,63 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// buffers pools the buffers envelopes are written into: nats.go copies a
-// message into its own write buffer when it is published, so a buffer goes
-// back to the pool as soon as the publish returns.
-type buffers struct{ pool sync.Pool }
-
-func (b *buffers) get() *bytes.Buffer {
-	if buf, ok := b.pool.Get().(*bytes.Buffer); ok {
-		buf.Reset()
-		return buf
-	}
-	return bytes.NewBuffer(make([]byte, 0, 4096))
+// outgoing is what encoding a message takes, reused from one message to
+// the next: the buffer the envelope is written into, the NATS message and
+// its headers. nats.go copies a message into its own write buffer when it
+// is published (and JetStream's publish returns once acknowledged), so an
+// outgoing goes back to its pool as soon as the publish returns.
+type outgoing struct {
+	buf  bytes.Buffer
+	cw   capWriter
+	msg  nats.Msg
+	hdr  nats.Header
+	vals [4][1]string // the header values, so the header map's slices are reused
 }
 
-func (b *buffers) put(buf *bytes.Buffer) {
-	if buf.Cap() <= 256<<10 {
-		b.pool.Put(buf)
+// outgoings pools outgoing values.
+type outgoings struct{ pool sync.Pool }
+
+func (p *outgoings) get() *outgoing {
+	if o, ok := p.pool.Get().(*outgoing); ok {
+		return o
 	}
+	o := &outgoing{hdr: make(nats.Header, 4)}
+	o.buf.Grow(4096)
+	return o
 }
 
-// encode writes m as a NATS message to subject: the envelope into buf, the
-// SOAP headers (target is the address written as the target service when m
-// has no To). A message larger than max (the server's max payload; 0: no
-// check) is refused with ErrTooLarge.
-func encode(buf *bytes.Buffer, m *core.Message, subject, target string, max int64) (*nats.Msg, error) {
+// put returns o to the pool, dropping what refers to the message sent, and
+// a buffer grown large by a large envelope.
+func (p *outgoings) put(o *outgoing) {
+	if o.buf.Cap() > 256<<10 {
+		return
+	}
+	o.buf.Reset()
+	o.msg = nats.Msg{}
+	o.vals = [4][1]string{}
+	clear(o.hdr)
+	p.pool.Put(o)
+}
+
+// encode writes m as a NATS message to subject, into o: the envelope, and
+// the SOAP headers (target is the address written as the target service
+// when m has no To). A message larger than max (the server's max payload;
+// 0: no check) is refused with ErrTooLarge. The message returned is o's:
+// valid until o is put back.
+func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*nats.Msg, error) {
 	v := m.Version()
 	if v == 0 {
 		v = core.V11
 	}
-	h, err := writeHeaders(m, v, target)
-	if err != nil {
+	o.buf.Reset()
+	clear(o.hdr)
+	if err := o.writeHeaders(m, v, target); err != nil {
 		return nil, err
 	}
-	hs := int64(headerSize(h))
-	var w io.Writer = buf
+	var w io.Writer = &o.buf
 	if max > 0 {
-		w = &capWriter{buf: buf, max: max - hs}
+		o.cw = capWriter{buf: &o.buf, max: max - int64(headerSize(o.hdr))}
+		w = &o.cw
 	}
 	if _, err := m.Write(w, core.WriteOptions{}); err != nil {
 		if errors.Is(err, errOverCap) {
@@ -57,7 +78,8 @@ func encode(buf *bytes.Buffer, m *core.Message, subject, target string, max int6
 		}
 		return nil, fmt.Errorf("nats: writing the envelope: %w", err)
 	}
-	return &nats.Msg{Subject: subject, Header: h, Data: buf.Bytes()}, nil
+	o.msg = nats.Msg{Subject: subject, Header: o.hdr, Data: o.buf.Bytes()}
+	return &o.msg, nil
 }
 
 var errOverCap = errors.New("nats: envelope over the max payload")

@@ -293,29 +293,33 @@ func mediaType(v core.Version, action string) string {
 	return ct11
 }
 
-// writeHeaders returns the headers of m in version v, sent to target (the
-// address written as the target service when m has no To).
-func writeHeaders(m *core.Message, v core.Version, target string) (nats.Header, error) {
+// writeHeaders sets the headers of m in version v, sent to target (the
+// address written as the target service when m has no To), in o.hdr
+// (empty), with o's value slices.
+func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) error {
 	if m.To != "" {
 		target = m.To
 	}
 	for _, s := range [...]struct{ name, v string }{{"action", m.Action}, {"message id", m.ID}, {"To", target}} {
 		if !headerText(s.v) {
-			return nil, fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
+			return fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
-	h := make(nats.Header, 4)
-	h[HeaderContentType] = []string{mediaType(v, m.Action)}
+	set := func(i int, name, value string) {
+		o.vals[i][0] = value
+		o.hdr[name] = o.vals[i][:]
+	}
+	set(0, HeaderContentType, mediaType(v, m.Action))
 	if m.Action != "" {
-		h[HeaderSOAPAction] = []string{m.Action}
+		set(1, HeaderSOAPAction, m.Action)
 	}
 	if m.ID != "" {
-		h[HeaderMessageID] = []string{m.ID}
+		set(2, HeaderMessageID, m.ID)
 	}
 	if target != "" {
-		h[HeaderTargetService] = []string{target}
+		set(3, HeaderTargetService, target)
 	}
-	return h, nil
+	return nil
 }
 
 // headerText reports whether s can be a header value: UTF-8 without

@@ -22,7 +22,7 @@ type Publisher struct {
 	js   jetstream.JetStream
 	def  Address
 	o    options
-	bufs buffers
+	outs outgoings
 	max  payloadLimit
 }
 
@@ -82,9 +82,9 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 	if m.ID == "" {
 		m.ID = core.NewMessageID()
 	}
-	buf := p.bufs.get()
-	defer p.bufs.put(buf)
-	out, err := encode(buf, m, a.Subject, a.String(), p.max.get())
+	o := p.outs.get()
+	defer p.outs.put(o)
+	out, err := encode(o, m, a.Subject, a.String(), p.max.get())
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -345,4 +348,109 @@ func TestHandlerPanic(t *testing.T) {
 	assert.Equal(t, core.CodeReceiver, f.Code)
 	assert.NotContains(t, f.Error(), "secret")
 	assert.Contains(t, lines.String(), "secret state")
+}
+
+// TestLateReplyDropped: a reply that comes after its request gave up (ctx
+// ended, or WithTimeout) is dropped; it never answers a later request,
+// while many requests are in flight.
+func TestLateReplyDropped(t *testing.T) {
+	s := startServer(t)
+	subscribe(t, connect(t, s), "svc.late", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		text, err := bodyText(m)
+		if err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(text, "slow") {
+			time.Sleep(100 * time.Millisecond)
+		}
+		return m.Reply(core.RawBody(body("echo", text))), nil
+	}))
+	for _, tc := range []struct {
+		name string
+		tr   *soapnats.Transport
+		ctx  func() (context.Context, context.CancelFunc)
+	}{
+		{"ctx deadline", soapnats.NewTransport(connect(t, s), "svc.late"), func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 20*time.Millisecond)
+		}},
+		{"WithTimeout", soapnats.NewTransport(connect(t, s), "svc.late", soapnats.WithTimeout(20*time.Millisecond)), func() (context.Context, context.CancelFunc) {
+			return context.Background(), func() {}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const slow, fast = 20, 400
+			var wg sync.WaitGroup
+			errs := make(chan error, slow+fast)
+			for i := range slow {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ctx, cancel := tc.ctx()
+					defer cancel()
+					_, err := tc.tr.RoundTrip(ctx, core.NewMessage(core.V11, core.RawBody(body("echo", "slow"+strconv.Itoa(i)))))
+					if !errors.Is(err, context.DeadlineExceeded) {
+						errs <- fmt.Errorf("slow request %d: %v, want a timeout", i, err)
+					}
+				}()
+			}
+			sem := make(chan struct{}, 16)
+			for i := range fast { // while the slow replies arrive late
+				sem <- struct{}{}
+				wg.Add(1)
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					want := "fast" + strconv.Itoa(i)
+					reply, err := tc.tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", want))))
+					if err != nil {
+						errs <- fmt.Errorf("fast request %d: %w", i, err)
+						return
+					}
+					if got, err := bodyText(reply); err != nil || got != want {
+						errs <- fmt.Errorf("fast request %d answered with %q (%v)", i, got, err)
+					}
+				}()
+				if i%40 == 0 {
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestRoundTripConnectionClosed: a request waiting for its reply when the
+// connection closes fails at once with nats.ErrConnectionClosed, not a
+// timeout; so does a request on the closed connection.
+func TestRoundTripConnectionClosed(t *testing.T) {
+	s := startServer(t)
+	started := make(chan struct{}, 1)
+	subscribe(t, connect(t, s), "svc.hang", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}))
+	nc := connect(t, s)
+	tr := soapnats.NewTransport(nc, "svc.hang")
+	done := make(chan error, 1)
+	go func() {
+		_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("x", ""))))
+		done <- err
+	}()
+	<-started
+	start := time.Now()
+	nc.Close()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, nats.ErrConnectionClosed)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(start), 5*time.Second)
+	case <-time.After(8 * time.Second):
+		t.Fatal("the request did not end when its connection closed")
+	}
+	_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("x", ""))))
+	assert.ErrorIs(t, err, nats.ErrConnectionClosed)
 }

@@ -22,7 +22,7 @@ type Subscription struct {
 	queue   string
 	h       core.Handler
 	o       options
-	bufs    buffers
+	outs    outgoings
 	max     payloadLimit
 	cancel  context.CancelFunc // cancels the handlers' context
 	workers atomic.Int64       // worker goroutines running
@@ -360,9 +360,9 @@ func (s *Subscription) fault(ctx context.Context, msg *nats.Msg, req *core.Messa
 }
 
 func (s *Subscription) publish(subject string, m *core.Message) error {
-	buf := s.bufs.get()
-	defer s.bufs.put(buf)
-	out, err := encode(buf, m, subject, "", s.max.get())
+	o := s.outs.get()
+	defer s.outs.put(o)
+	out, err := encode(o, m, subject, "", s.max.get())
 	if err != nil {
 		return err
 	}

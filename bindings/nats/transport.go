@@ -16,12 +16,13 @@ import (
 // bounded by its ctx) and a core.Sender (a publish, or a JetStream publish
 // for an address with a stream). It is safe for concurrent use.
 type Transport struct {
-	nc     *nats.Conn
-	def    Address // the default destination; zero: none
-	o      options
-	bufs   buffers
-	max    payloadLimit
-	jsOnce func() (*Publisher, error)
+	nc      *nats.Conn
+	def     Address // the default destination; zero: none
+	o       options
+	outs    outgoings
+	replies replies
+	max     payloadLimit
+	jsOnce  func() (*Publisher, error)
 }
 
 var (
@@ -35,7 +36,7 @@ var (
 // replies), WithLogger. It panics if to is not a valid destination (a
 // setup error).
 func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
-	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}}
+	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}, replies: replies{nc: nc}}
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {
@@ -82,24 +83,21 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.o.timeout)
-		defer cancel()
-	}
-	buf := t.bufs.get()
-	out, err := encode(buf, m, a.Subject, a.String(), t.max.get())
+	o := t.outs.get()
+	out, err := encode(o, m, a.Subject, a.String(), t.max.get())
 	if err != nil {
-		t.bufs.put(buf)
+		t.outs.put(o)
 		return nil, err
 	}
-	resp, err := t.nc.RequestMsgWithContext(ctx, out)
-	t.bufs.put(buf)
+	resp, err := t.replies.request(ctx, out, t.o.timeout)
+	t.outs.put(o)
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
 		return nil, &NoRespondersError{Subject: a.Subject}
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("nats: request to %s: no reply: %w", a.Subject, ctx.Err())
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("nats: request to %s: no reply in %s: %w", a.Subject, t.o.timeout, err)
 	case err != nil:
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
@@ -143,9 +141,9 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("nats: publish to %s: %w", a.Subject, err)
 	}
-	buf := t.bufs.get()
-	defer t.bufs.put(buf)
-	out, err := encode(buf, m, a.Subject, a.String(), t.max.get())
+	o := t.outs.get()
+	defer t.outs.put(o)
+	out, err := encode(o, m, a.Subject, a.String(), t.max.get())
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,172 @@
+package nats
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// replies carries the replies of a Transport's requests: one subscription
+// to a wildcard inbox ("_INBOX.<id>.*") for all of them, each request
+// waiting on its own token, as nats.go's Request does. Unlike Request it
+// takes its own lock, not the connection's (which nats.go's flusher holds
+// while it writes to the socket), reuses the channels replies arrive on and
+// the timers of requests whose ctx has no deadline, and needs no context
+// per request.
+type replies struct {
+	nc *nats.Conn
+
+	mu      sync.Mutex
+	sub     *nats.Subscription // nil before the first request and after it ended
+	prefix  string             // the inbox subscribed to, with a trailing "."
+	next    uint64             // the last token given
+	waiting map[uint64]chan *nats.Msg
+
+	chans  sync.Pool // of chan *nats.Msg, capacity 1, empty
+	timers sync.Pool // of stopped *time.Timer
+}
+
+// errReplySubscriptionEnded: the inbox subscription ended (the connection
+// closed or drained) with the request unanswered.
+var errReplySubscriptionEnded = errors.New("nats: the reply subscription ended")
+
+// request publishes msg with a reply subject of its own and waits for the
+// reply until ctx ends or, when ctx has no deadline, for timeout. A
+// request nothing subscribes to returns nats.ErrNoResponders as soon as
+// the server says so; no reply in time returns ctx's error or
+// context.DeadlineExceeded; the connection closing returns
+// nats.ErrConnectionClosed.
+func (r *replies) request(ctx context.Context, msg *nats.Msg, timeout time.Duration) (*nats.Msg, error) {
+	ch := r.getChan()
+	r.mu.Lock()
+	if r.sub == nil {
+		if err := r.subscribe(); err != nil {
+			r.mu.Unlock()
+			r.chans.Put(ch)
+			return nil, err
+		}
+	}
+	r.next++
+	token := r.next
+	r.waiting[token] = ch
+	msg.Reply = r.prefix + strconv.FormatUint(token, 36)
+	r.mu.Unlock()
+
+	if err := r.nc.PublishMsg(msg); err != nil {
+		r.forget(token, ch)
+		return nil, err
+	}
+
+	var expired <-chan time.Time
+	if _, ok := ctx.Deadline(); !ok {
+		t := r.timer(timeout)
+		defer r.timers.Put(t)
+		defer t.Stop()
+		expired = t.C
+	}
+	var resp *nats.Msg
+	select {
+	case resp = <-ch:
+	case <-ctx.Done():
+		r.forget(token, ch)
+		return nil, ctx.Err()
+	case <-expired:
+		r.forget(token, ch)
+		return nil, context.DeadlineExceeded
+	}
+	r.chans.Put(ch)
+	switch {
+	case resp == nil && r.nc.IsClosed():
+		return nil, nats.ErrConnectionClosed
+	case resp == nil:
+		return nil, errReplySubscriptionEnded
+	case len(resp.Data) == 0 && resp.Header.Get("Status") == "503":
+		return nil, nats.ErrNoResponders
+	}
+	return resp, nil
+}
+
+// subscribe subscribes to a new inbox; r.mu is held.
+func (r *replies) subscribe() error {
+	prefix := r.nc.NewInbox() + "."
+	sub, err := r.nc.Subscribe(prefix+"*", r.deliver)
+	if err != nil {
+		return err
+	}
+	sub.SetClosedHandler(func(string) { r.ended(sub) })
+	r.sub, r.prefix = sub, prefix
+	if r.waiting == nil {
+		r.waiting = make(map[uint64]chan *nats.Msg)
+	}
+	return nil
+}
+
+// deliver hands a reply to the request waiting for its token; a reply no
+// request waits for any more (it came after the request gave up) is
+// dropped.
+func (r *replies) deliver(m *nats.Msg) {
+	r.mu.Lock()
+	s, ok := strings.CutPrefix(m.Subject, r.prefix)
+	if !ok {
+		r.mu.Unlock()
+		return
+	}
+	token, err := strconv.ParseUint(s, 36, 64)
+	ch := r.waiting[token]
+	if err != nil || ch == nil {
+		r.mu.Unlock()
+		return
+	}
+	delete(r.waiting, token)
+	r.mu.Unlock()
+	ch <- m // one send per token, into an empty channel of capacity 1
+}
+
+// ended fails the requests waiting on sub, which has ended; the next
+// request subscribes again.
+func (r *replies) ended(sub *nats.Subscription) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sub != sub {
+		return
+	}
+	r.sub = nil
+	for token, ch := range r.waiting {
+		delete(r.waiting, token)
+		ch <- nil
+	}
+}
+
+// forget gives up waiting for token. When deliver or ended has already
+// taken the token, its send into ch is on its way: wait for it, so ch goes
+// back to the pool empty.
+func (r *replies) forget(token uint64, ch chan *nats.Msg) {
+	r.mu.Lock()
+	_, waiting := r.waiting[token]
+	delete(r.waiting, token)
+	r.mu.Unlock()
+	if !waiting {
+		<-ch
+	}
+	r.chans.Put(ch)
+}
+
+func (r *replies) getChan() chan *nats.Msg {
+	if ch, ok := r.chans.Get().(chan *nats.Msg); ok {
+		return ch
+	}
+	return make(chan *nats.Msg, 1)
+}
+
+func (r *replies) timer(d time.Duration) *time.Timer {
+	if t, ok := r.timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
