@@ -60,7 +60,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 				tr.say(stepForward, "order desk: dropped a fault in the customer's folder as "+fileOf(m))
 			}},
 	})
-	desk := &orderDesk{warehouse: soapnats.NewTransport(deskNC, "nats:stock.check", soapnats.WithLogger(log)), forward: deskOut, to: ordersTo, tr: tr}
+	desk := &orderDesk{warehouse: soapnats.NewTransport(deskNC, "nats:stock.check", soapnats.WithTimeout(10*time.Second), soapnats.WithLogger(log)), forward: deskOut, to: ordersTo, tr: tr}
 	deskH := document.NewHandler(desk.handle, document.WithStore(document.NewMemoryStore()),
 		document.WithOutbox(deskOut), document.WithPolicy(local), document.WithLogger(log))
 	mux := http.NewServeMux()

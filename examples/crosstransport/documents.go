@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
+
+	"github.com/soapwire/soapwire/core"
 )
 
 // The actions of the conversation (wsa:Action, and each binding's own
@@ -23,6 +25,28 @@ type PurchaseOrder struct {
 	Number  string   `xml:"Number"`
 	Buyer   string   `xml:"Buyer"`
 	Lines   []Line   `xml:"Line"`
+}
+
+// Bounds of an order, so that its totals cannot overflow.
+const (
+	maxLines = 100
+	maxQty   = 1_000_000
+)
+
+// check refuses an order that cannot be processed, with a Sender fault.
+func (po *PurchaseOrder) check() error {
+	switch {
+	case po.Number == "":
+		return core.SenderFault("an order needs a number")
+	case len(po.Lines) == 0 || len(po.Lines) > maxLines:
+		return core.SenderFault("an order needs 1 to %d lines, not %d", maxLines, len(po.Lines))
+	}
+	for _, l := range po.Lines {
+		if l.SKU == "" || l.Qty < 1 || l.Qty > maxQty {
+			return core.SenderFault("line %q × %d: an order line needs a SKU and a quantity of 1 to %d", l.SKU, l.Qty, maxQty)
+		}
+	}
+	return nil
 }
 
 // Line is one line of an order, a stock check or an invoice.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,6 +263,108 @@ func TestRunTimeout(t *testing.T) {
 	assert.Len(t, hops(t, got), 3)
 	conv := conversation(t, dir, hops(t, got)[0].id)
 	assert.Equal(t, document.StateExpired, conv.State)
+}
+
+// received returns m as a party receives it: written, then read back.
+func received(t *testing.T, m *core.Message) *document.Incoming {
+	t.Helper()
+	var buf bytes.Buffer
+	_, err := m.WriteTo(&buf)
+	require.NoError(t, err)
+	r, err := core.ReadMessage(&buf, core.Limits{})
+	require.NoError(t, err)
+	return &document.Incoming{Message: r, Conversation: document.ConversationOf(r)}
+}
+
+// nothingSent is a Sender and a RoundTripper that fails the test if used.
+func nothingSent(t *testing.T) (core.SendFunc, core.RoundTripFunc) {
+	return func(_ context.Context, m *core.Message) error {
+			t.Errorf("sent %s to %s", m.Action, m.To)
+			return nil
+		}, func(_ context.Context, m *core.Message) (*core.Message, error) {
+			t.Errorf("asked %s at %s", m.Action, m.To)
+			return nil, nil
+		}
+}
+
+func lines(n, qty int) []Line {
+	ls := make([]Line, n)
+	for i := range ls {
+		ls[i] = Line{SKU: "BOLT-M8", Qty: qty}
+	}
+	return ls
+}
+
+// TestOrderDeskRefusals: an order the order desk cannot take is a Sender
+// fault (which its document.Handler sends to FaultTo), before it asks the
+// warehouse or forwards anything.
+func TestOrderDeskRefusals(t *testing.T) {
+	const replyTo = "ftp://127.0.0.1:2121/customer/inbox"
+	for _, tt := range []struct {
+		name    string
+		doc     any
+		replyTo string
+		reason  string
+	}{
+		{"not an order", Confirmation{Order: "PO-1"}, replyTo, "not a purchase order"},
+		{"not XML of ours", "<x:Order xmlns:x=\"urn:other\"><Number>PO-1</Number></x:Order>", replyTo, "not a purchase order"},
+		{"no number", PurchaseOrder{Buyer: buyerMail, Lines: lines(1, 1)}, replyTo, "an order needs a number"},
+		{"no lines", PurchaseOrder{Number: "PO-1", Buyer: buyerMail}, replyTo, "an order needs 1 to 100 lines, not 0"},
+		{"too many lines", PurchaseOrder{Number: "PO-1", Buyer: buyerMail, Lines: lines(101, 1)}, replyTo, "an order needs 1 to 100 lines, not 101"},
+		{"no quantity", PurchaseOrder{Number: "PO-1", Buyer: buyerMail, Lines: lines(1, 0)}, replyTo, `line "BOLT-M8" × 0: an order line needs a SKU and a quantity of 1 to 1000000`},
+		{"negative quantity", PurchaseOrder{Number: "PO-1", Buyer: buyerMail, Lines: lines(1, -5)}, replyTo, `line "BOLT-M8" × -5: an order line needs a SKU and a quantity of 1 to 1000000`},
+		{"huge quantity", PurchaseOrder{Number: "PO-1", Buyer: buyerMail, Lines: lines(1, 1_000_001)}, replyTo, `line "BOLT-M8" × 1000001: an order line needs a SKU and a quantity of 1 to 1000000`},
+		{"no SKU", PurchaseOrder{Number: "PO-1", Buyer: buyerMail, Lines: []Line{{Qty: 1}}}, replyTo, `line "" × 1: an order line needs a SKU and a quantity of 1 to 1000000`},
+		{"no ReplyTo", sampleOrder(), "", "an order needs a ReplyTo address: the invoice is sent there later"},
+		{"anonymous ReplyTo", sampleOrder(), core.AnonymousAddress, "an order needs a ReplyTo address: the invoice is sent there later"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			send, ask := nothingSent(t)
+			desk := &orderDesk{warehouse: ask, forward: document.NewOutbox(map[string]core.Sender{"nats": send}), to: ordersTo, tr: newTrace(io.Discard)}
+			in := received(t, document.NewMessage("http://127.0.0.1/orders", tt.doc, document.WithAction(actionOrder), document.WithReplyTo(tt.replyTo)))
+			reply, err := desk.handle(t.Context(), in)
+			assert.Nil(t, reply)
+			f, ok := errors.AsType[*core.Fault](err)
+			require.True(t, ok, "a fault, not %v", err)
+			assert.Equal(t, core.CodeSender, f.Code)
+			assert.Equal(t, tt.reason, f.Reason)
+		})
+	}
+}
+
+// TestFulfilmentRefusals: an order fulfilment cannot serve is a Sender
+// fault before anything is mailed, and the buyer's address from the
+// document is held to the mail Policy.
+func TestFulfilmentRefusals(t *testing.T) {
+	order := func(change func(po *PurchaseOrder)) PurchaseOrder {
+		po := sampleOrder()
+		change(&po)
+		return po
+	}
+	for _, tt := range []struct {
+		name   string
+		doc    any
+		reason string
+	}{
+		{"not an order", Invoice{Number: "INV-1"}, "not a purchase order"},
+		{"no lines", order(func(po *PurchaseOrder) { po.Lines = nil }), "an order needs 1 to 100 lines, not 0"},
+		{"buyer elsewhere", order(func(po *PurchaseOrder) { po.Buyer = "someone@elsewhere.example" }), `the buyer's mail address is refused (reply address host "elsewhere.example" is not allowed)`},
+		{"second recipient", order(func(po *PurchaseOrder) { po.Buyer = buyerMail + "?cc=someone@elsewhere.example" }), `the buyer's mail address is refused (reply address "mailto:customer@buyer.example?cc=someone@elsewhere.example": mailto header fields (?cc=, ?bcc=, …) are not allowed)`},
+		{"no buyer", order(func(po *PurchaseOrder) { po.Buyer = "" }), `the buyer's mail address is refused (reply address "mailto:": mailto address is not an address)`},
+		{"unknown SKU", order(func(po *PurchaseOrder) { po.Lines = append(po.Lines, Line{SKU: "WIDGET", Qty: 1}) }), "no price for WIDGET"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			send, _ := nothingSent(t)
+			f := &fulfilment{out: send, mail: document.Policy{Schemes: []string{"mailto"}, Hosts: []string{"buyer.example"}}, prices: prices(), tr: newTrace(io.Discard)}
+			in := received(t, document.NewMessage(ordersTo, tt.doc, document.WithAction(actionOrder), document.WithReplyTo("ftp://127.0.0.1:2121/customer/inbox")))
+			reply, err := f.handle(t.Context(), in)
+			assert.Nil(t, reply)
+			fault, ok := errors.AsType[*core.Fault](err)
+			require.True(t, ok, "a fault, not %v", err)
+			assert.Equal(t, core.CodeSender, fault.Code)
+			assert.Equal(t, tt.reason, fault.Reason)
+		})
+	}
 }
 
 // TestTrace: events print in step order whatever order they come in;

@@ -40,8 +40,11 @@ func (d *orderDesk) handle(ctx context.Context, in *document.Incoming) (*core.Me
 	if err := xml.Unmarshal(doc.Bytes(), &po); err != nil || po.XMLName.Local == "" {
 		return nil, core.SenderFault("not a purchase order")
 	}
-	if po.Number == "" || len(po.Lines) == 0 {
-		return nil, core.SenderFault("an order needs a number and at least one line")
+	if err := po.check(); err != nil {
+		return nil, err
+	}
+	if !isAddress(m.ReplyTo) {
+		return nil, core.SenderFault("an order needs a ReplyTo address: the invoice is sent there later")
 	}
 
 	check := document.NewMessage("nats:stock.check", StockCheck{Order: po.Number, Lines: po.Lines},
@@ -94,9 +97,10 @@ func (w *warehouse) handle(_ context.Context, in *document.Incoming) (*core.Mess
 }
 
 // fulfilment takes orders from JetStream (a document.Handler served by
-// core.Serve over a soapnats.Receiver): it mails a confirmation to the
-// buyer and answers the order with the invoice, which the document.Handler
-// drops at the order's ReplyTo, the customer's FTP folder.
+// core.Serve over a soapnats.Receiver): it prices the order, mails a
+// confirmation to the buyer and answers the order with the invoice, which
+// the document.Handler drops at the order's ReplyTo, the customer's FTP
+// folder.
 type fulfilment struct {
 	out    core.Sender     // the Outbox: mailto → SMTP Sender, ftp → FTP Sender
 	mail   document.Policy // where confirmations may be mailed
@@ -109,22 +113,15 @@ func (f *fulfilment) handle(ctx context.Context, in *document.Incoming) (*core.M
 	if err := in.Decode(&po); err != nil {
 		return nil, core.SenderFault("not a purchase order")
 	}
+	if err := po.check(); err != nil {
+		return nil, err
+	}
 	// The buyer's address comes from the document, so from a peer: check it
 	// as the Handler checks ReplyTo.
 	to := "mailto:" + po.Buyer
 	if err := f.mail.Allow(to); err != nil {
-		return nil, err
+		return nil, core.SenderFault("the buyer's mail address is refused (%s)", core.FaultOf(err).Reason)
 	}
-	conf := in.Reply(Confirmation{Order: po.Number, Lines: len(po.Lines), Ships: "within 2 working days"},
-		document.WithAction(actionConfirmation))
-	conf.To, conf.ReplyTo, conf.FaultTo = to, core.NoneAddress, core.NoneAddress // a notice: answer nothing
-	conf.SetMeta(soapsmtp.MetaSubject, "Order "+po.Number+" confirmed")
-	f.tr.name(conf.ID, "the confirmation")
-	if err := f.out.Send(ctx, conf); err != nil {
-		return nil, fmt.Errorf("mail the confirmation: %w", err)
-	}
-	f.tr.say(stepMailOut, fmt.Sprintf("fulfilment: confirmation mailed to %s, accepted by the customer's mail server (250)", po.Buyer))
-
 	inv := Invoice{Number: "INV-" + strings.TrimPrefix(po.Number, "PO-"), Order: po.Number, Currency: "EUR"}
 	for _, l := range po.Lines {
 		price, ok := f.prices[l.SKU]
@@ -135,6 +132,17 @@ func (f *fulfilment) handle(ctx context.Context, in *document.Incoming) (*core.M
 		inv.Lines = append(inv.Lines, l)
 		inv.TotalCents += l.Qty * price
 	}
+
+	conf := in.Reply(Confirmation{Order: po.Number, Lines: len(po.Lines), Ships: "within 2 working days"},
+		document.WithAction(actionConfirmation))
+	conf.To, conf.ReplyTo, conf.FaultTo = to, core.NoneAddress, core.NoneAddress // a notice: answer nothing
+	conf.SetMeta(soapsmtp.MetaSubject, "Order "+po.Number+" confirmed")
+	f.tr.name(conf.ID, "the confirmation")
+	if err := f.out.Send(ctx, conf); err != nil {
+		return nil, fmt.Errorf("mail the confirmation: %w", err)
+	}
+	f.tr.say(stepMailOut, fmt.Sprintf("fulfilment: confirmation mailed to %s, accepted by the customer's mail server (250)", po.Buyer))
+
 	reply := in.Reply(inv, document.WithAction(actionInvoice))
 	f.tr.name(reply.ID, "the invoice")
 	return reply, nil
@@ -186,6 +194,12 @@ func (t tapped) Send(ctx context.Context, m *core.Message) error {
 }
 
 var _ core.Sender = tapped{}
+
+// isAddress reports whether addr names a place to send to (not empty, the
+// anonymous back-channel or none).
+func isAddress(addr string) bool {
+	return addr != "" && addr != core.AnonymousAddress && addr != core.NoneAddress
+}
 
 // fileOf returns the name of the file an FTP Sender stored m as.
 func fileOf(m *core.Message) string {
