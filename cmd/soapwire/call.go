@@ -120,7 +120,7 @@ func runCall(ctx context.Context, c *cli, args []string) int {
 	if !isHTTP && scheme != soapnats.Scheme {
 		return c.usageError("call", fmt.Errorf("URL %q: want http://, https:// or nats:", target))
 	}
-	if f.user() != "" {
+	if f.http.user != "" {
 		f.http.password = envOr(envHTTPPassword, "")
 	}
 	if f.timeout > 0 {
@@ -192,8 +192,6 @@ func runCall(ctx context.Context, c *cli, args []string) int {
 	}
 	return exitOK
 }
-
-func (f *callFlags) user() string { return f.http.user }
 
 // printFault prints a fault reply and returns exitFailure.
 func (c *cli) printFault(fault *core.Fault, asJSON bool) int {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,11 +15,18 @@ type input struct {
 	file *os.File
 }
 
+// errTerminal: no FILE was given and stdin is a terminal, where nobody
+// pipes an envelope; "-" reads the terminal anyway.
+var errTerminal = errors.New(`no FILE, and stdin is a terminal: give a FILE, pipe one in, or "-" to type it`)
+
 // openInput opens the file named by the positional arguments (at most
 // one), or stdin.
 func (c *cli) openInput(pos []string) (*input, error) {
 	if len(pos) > 1 {
 		return nil, fmt.Errorf("more than one file: %q", pos)
+	}
+	if len(pos) == 0 && isTerminal(c.stdin) {
+		return nil, errTerminal
 	}
 	if len(pos) == 0 || pos[0] == "-" {
 		in := &input{Reader: c.stdin, name: "stdin", size: -1}

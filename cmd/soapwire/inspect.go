@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -61,7 +62,7 @@ func runInspect(ctx context.Context, c *cli, args []string) int {
 	}
 	in, err := c.openInput(pos)
 	if err != nil {
-		if len(pos) > 1 {
+		if len(pos) > 1 || errors.Is(err, errTerminal) {
 			return c.usageError("inspect", err)
 		}
 		return c.fail("inspect", err)

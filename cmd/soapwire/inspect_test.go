@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -162,4 +163,16 @@ func assertLinesInOrder(t *testing.T, want []string, res result) {
 		}
 	}
 	assert.Equal(t, len(want), i, "line %d of %q missing from the output\n%s", i, want, res)
+}
+
+// TestInspectDevNull: stdin from /dev/null (a character device, not a
+// terminal) is read as an empty envelope, not refused as a terminal.
+func TestInspectDevNull(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	res := invocation{args: []string{"inspect"}, stdin: null}.run(t)
+	require.Equal(t, 1, res.code, "%s", res)
+	assert.Equal(t, "fault: Sender", lines(res.stdout)[0])
+	assert.NotContains(t, res.stderr, "terminal")
 }

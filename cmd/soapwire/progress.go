@@ -25,14 +25,20 @@ type progress struct {
 	finish sync.Once
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether v (a writer or a reader) is a terminal: a
+// character device other than the null device (which "< /dev/null" and
+// "2>/dev/null" give).
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
 }
 
 // startProgress starts reporting on w. forced (--progress) shows it from
@@ -45,8 +51,11 @@ func startProgress(w io.Writer, forced bool, total int64) *progress {
 		p.every = 200 * time.Millisecond
 	case forced:
 		p.every = time.Second
-	default:
+	case p.tty:
 		p.every, p.delay = 200*time.Millisecond, time.Second
+	default: // not asked for, not a terminal: count, show nothing
+		close(p.done)
+		return p
 	}
 	go p.loop()
 	return p
@@ -95,6 +104,9 @@ func (p *progress) end(ok, forced bool) {
 	p.finish.Do(func() {
 		close(p.stop)
 		<-p.done
+		if p.every == 0 {
+			return
+		}
 		if !p.shown && !forced {
 			return
 		}

@@ -120,6 +120,9 @@ func runSend(ctx context.Context, c *cli, args []string) int {
 	defer out.Close()
 
 	in, err := c.openInput(pos)
+	if errors.Is(err, errTerminal) {
+		return c.usageError("send", err)
+	}
 	if err != nil {
 		return c.fail("send", err)
 	}
