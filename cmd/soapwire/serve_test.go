@@ -316,3 +316,47 @@ func waitForFile(t *testing.T, dir string) string {
 	t.Fatalf("no file in %s", dir)
 	return ""
 }
+
+// TestServeRemoteFTPAndAuth: a drop endpoint on an FTP server serve does not
+// run (here the test's), forwarded to HTTP; an HTTP echo behind Basic auth;
+// a reply address the policy refuses.
+func TestServeRemoteFTPAndAuth(t *testing.T) {
+	sink := startHTTPSink(t)
+	ftp := startFTPSink(t)
+	s := startServe(t, map[string]any{
+		"http": map[string]any{"listen": "127.0.0.1:0", "handler": map[string]any{"type": "echo"},
+			"basic_auth": map[string]any{"user": "shop", "password_env": "TEST_HTTP_PASSWORD"}},
+		"ftp": map[string]any{"remote": map[string]any{"addr": ftp.srv.Addr(), "user": ftp.user, "password_env": "TEST_FTP_PASSWORD"},
+			"endpoint": "/drop", "handler": map[string]any{"type": "forward", "to": sink.url}},
+		"policy": map[string]any{"schemes": []string{"http"}, "hosts": []string{"127.0.0.1"}},
+	}, "TEST_FTP_PASSWORD="+ftp.password, "TEST_HTTP_PASSWORD=open sesame")
+	order := writeFile(t, "order.xml", order)
+
+	inbox := ftp.srv.URL("/drop/inbox")
+	assert.Equal(t, inbox, s.ready["ftp"])
+	res := invocation{args: []string{"send", "--to", inbox, "--ftp-user", ftp.user, order}, env: []string{"SOAPWIRE_FTP_PASSWORD=" + ftp.password}}.run(t)
+	require.Equal(t, 0, res.code, "%s", res)
+	g := sink.next(t)
+	assert.Equal(t, field(t, res.stdout, "message-id"), g.id)
+	assert.Equal(t, orderBody, g.body)
+
+	url := s.ready["http"]
+	res = invocation{args: []string{"call", "--ns", "urn:example:echo", "--http-user", "shop", url, "ping", "n=1"},
+		env: []string{"SOAPWIRE_HTTP_PASSWORD=open sesame"}}.run(t)
+	require.Equal(t, 0, res.code, "%s", res)
+	assert.Equal(t, []string{"n = 1"}, lines(res.stdout))
+
+	res = soapwire(t, "call", "--ns", "urn:example:echo", url, "ping", "n=1")
+	require.Equal(t, 1, res.code, "%s", res)
+	assert.Equal(t, "Client Error", field(t, res.stdout, "reason"), "bindings/http answers 401 with a fault")
+
+	// The echo would go to a mailto: address: refused by the policy, the
+	// fault comes back on the HTTP response and nothing is sent.
+	res = invocation{args: []string{"send", "--to", url, "--http-user", "shop", "--reply-to", "mailto:someone@elsewhere.example", order},
+		env: []string{"SOAPWIRE_HTTP_PASSWORD=open sesame"}}.run(t)
+	require.Equal(t, 1, res.code, "%s", res)
+	assert.Contains(t, res.stderr, `reply address scheme "mailto" is not allowed`)
+
+	require.Equal(t, 0, s.stop(t), s.output())
+	assert.Contains(t, s.output(), "document: reply address refused")
+}
