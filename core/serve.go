@@ -20,6 +20,7 @@ type serveConfig struct {
 	log         *slog.Logger
 	concurrency int
 	settle      time.Duration
+	grace       time.Duration
 }
 
 // WithLogger logs Serve's decisions (faults, parked messages, send failures).
@@ -34,6 +35,18 @@ func WithConcurrency(n int) ServeOption {
 	}
 }
 
+// WithShutdownGrace lets the handlers in flight when Serve's ctx ends go on
+// for up to d before their own ctx is cancelled, the way http.Server's
+// Shutdown lets requests finish. Serve stops receiving at once either way.
+// The default, 0, cancels the handlers' ctx together with Serve's.
+func WithShutdownGrace(d time.Duration) ServeOption {
+	return func(c *serveConfig) {
+		if d > 0 {
+			c.grace = d
+		}
+	}
+}
+
 // Serve drives a Receiver until ctx is done or the Receiver is closed, and
 // then returns nil once the deliveries in flight are settled. For each
 // delivery it calls h (a panic becomes a Receiver fault), then:
@@ -42,7 +55,12 @@ func WithConcurrency(n int) ServeOption {
 //   - the delivery is Acked only after the reply or fault was handed to
 //     replies, or when there is nothing to send (one-way; ReplyTo none);
 //   - it is Nacked, with the reason, when sending fails, or when a fault has
-//     no address to go to (the binding parks it with its fault).
+//     no address to go to (the binding parks it with its fault);
+//   - when ctx ends (after WithShutdownGrace, if set) and the handler then
+//     fails with the context's error, the message was not processed: it is
+//     Nacked with an error wrapping context.Canceled, not faulted, so the
+//     binding keeps it for the next Receiver (a shutdown is not a failure of
+//     the message).
 //
 // A reply with no address (ReplyTo absent or anonymous, which an
 // asynchronous transport has no back-channel for) is logged and dropped, and
@@ -54,6 +72,16 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 		o(&c)
 	}
 	h = Recover(c.log)(h)
+	// hctx is the handlers' context: Serve's, or with a grace period, one
+	// that outlives it by the grace.
+	hctx := ctx
+	if c.grace > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithCancel(context.WithoutCancel(ctx))
+		defer cancel()
+		stop := context.AfterFunc(ctx, func() { time.AfterFunc(c.grace, cancel) })
+		defer stop()
+	}
 	sem := make(chan struct{}, c.concurrency)
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -83,7 +111,7 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			c.handle(ctx, d, h, replies)
+			c.handle(hctx, d, h, replies)
 		}()
 	}
 }
@@ -102,6 +130,13 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
 	defer cancel()
 	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
+	if err != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The handler stopped because Serve is stopping: the message was
+		// not processed, and is no fault of its sender.
+		c.log.InfoContext(ctx, "soap: handler stopped by shutdown; the message is handed back", attrs...)
+		c.settleNack(ctx, d, fmt.Errorf("core: handler stopped by shutdown: %w (%w)", context.Canceled, err))
+		return
+	}
 	if err != nil {
 		f := FaultOf(err)
 		to := m.FaultTo

@@ -496,3 +496,106 @@ func TestServeNilSender(t *testing.T) {
 	assert.Equal(t, "nack", state, "a fault with no Sender to carry it is parked")
 	assert.Equal(t, core.CodeSender, pmAsFault(t, cause).Code)
 }
+
+// TestServeShutdownHandsBack: a handler that stops because Serve is stopping
+// did not process its message. Serve Nacks it with an error wrapping
+// context.Canceled (bindings hand such a message back for the next
+// Receiver) and sends no fault, even though the request has a FaultTo. A
+// handler whose own deadline passes while Serve runs has failed: a fault.
+func TestServeShutdownHandsBack(t *testing.T) {
+	t.Run("shutdown", func(t *testing.T) {
+		ev := &pmEvents{}
+		rcv := newPMReceiver()
+		started := make(chan struct{})
+		h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		sent := &pmSent{events: ev}
+		cancel, done := pmServe(t, rcv, h, sent)
+		d := newPMDelivery(pmRequest(t, core.V12, "urn:uuid:stopped", "mailto:a@example.org", "mailto:f@example.org"), ev)
+		rcv.push(t, d)
+		<-started
+		cancel()
+		require.NoError(t, pmWaitServe(t, done))
+		state, cause := d.wait(t)
+		assert.Equal(t, "nack", state)
+		assert.ErrorIs(t, cause, context.Canceled)
+		assert.Empty(t, sent.all(), "no fault is sent for a message that was not processed")
+	})
+	t.Run("own deadline", func(t *testing.T) {
+		ev := &pmEvents{}
+		rcv := newPMReceiver()
+		h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			dctx, cancel := context.WithTimeout(ctx, time.Millisecond)
+			defer cancel()
+			<-dctx.Done()
+			return nil, dctx.Err()
+		})
+		sent := &pmSent{events: ev}
+		pmServe(t, rcv, h, sent)
+		d := newPMDelivery(pmRequest(t, core.V12, "urn:uuid:slow", "", "mailto:f@example.org"), ev)
+		rcv.push(t, d)
+		state, _ := d.wait(t)
+		assert.Equal(t, "ack", state, "the fault went to FaultTo")
+		require.Len(t, sent.all(), 1)
+		f := sent.all()[0].Fault()
+		require.NotNil(t, f)
+		assert.Equal(t, core.CodeReceiver, f.Code)
+	})
+}
+
+// TestServeShutdownGrace: WithShutdownGrace lets a handler in flight finish
+// (its ctx stays alive after Serve's ends) and its reply is sent; a handler
+// still waiting when the grace runs out sees its ctx cancelled and its
+// message is handed back.
+func TestServeShutdownGrace(t *testing.T) {
+	t.Run("finishes", func(t *testing.T) {
+		ev := &pmEvents{}
+		rcv := newPMReceiver()
+		started, proceed := make(chan struct{}), make(chan struct{})
+		var alive atomic.Bool
+		h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			close(started)
+			<-proceed
+			alive.Store(ctx.Err() == nil)
+			return m.Reply(core.RawBody([]byte(`<r xmlns="urn:example"/>`))), nil
+		})
+		sent := &pmSent{events: ev}
+		cancel, done := pmServe(t, rcv, h, sent, core.WithShutdownGrace(time.Hour))
+		d := newPMDelivery(pmRequest(t, core.V12, "urn:uuid:graceful", "mailto:a@example.org", ""), ev)
+		rcv.push(t, d)
+		<-started
+		cancel()
+		<-rcv.exited // Serve stopped receiving
+		close(proceed)
+		require.NoError(t, pmWaitServe(t, done))
+		assert.True(t, alive.Load(), "the handler's ctx was still alive within the grace")
+		state, _ := d.wait(t)
+		assert.Equal(t, "ack", state)
+		require.Len(t, sent.all(), 1)
+		assert.Equal(t, "urn:uuid:graceful", sent.all()[0].RelatesTo)
+	})
+	t.Run("runs out", func(t *testing.T) {
+		ev := &pmEvents{}
+		rcv := newPMReceiver()
+		started := make(chan struct{})
+		h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		sent := &pmSent{events: ev}
+		cancel, done := pmServe(t, rcv, h, sent, core.WithShutdownGrace(10*time.Millisecond))
+		d := newPMDelivery(pmRequest(t, core.V11, "urn:uuid:late", "", "mailto:f@example.org"), ev)
+		rcv.push(t, d)
+		<-started
+		cancel()
+		require.NoError(t, pmWaitServe(t, done))
+		state, cause := d.wait(t)
+		assert.Equal(t, "nack", state)
+		assert.ErrorIs(t, cause, context.Canceled)
+		assert.Empty(t, sent.all())
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -40,7 +41,9 @@ func (d *delivery) Message() *core.Message { return d.m }
 // later mail), or moves it to done/ WithArchive.
 func (d *delivery) Ack(ctx context.Context) error { return d.settleOnce(ctx, true, nil) }
 
-// Nack parks the mail in failed/ with its fault beside it.
+// Nack parks the mail in failed/ with its fault beside it. A cause of
+// context.Canceled (a service shutting down, not a mail that failed) returns
+// the mail to new/ instead, for the next Receiver.
 func (d *delivery) Nack(ctx context.Context, cause error) error {
 	return d.settleOnce(ctx, false, cause)
 }
@@ -93,6 +96,16 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 		}
 		d.state = acked
 		d.f.Close()
+		return nil
+	}
+	if errors.Is(cause, context.Canceled) {
+		if err := rename(work, mb.Path(FolderNew, d.name)); err != nil {
+			return fmt.Errorf("smtp: nack %s: returning it to new/: %w", d.name, err)
+		}
+		mb.push(d.name)
+		d.state = nacked
+		d.f.Close()
+		d.r.o.log.InfoContext(ctx, "smtp: mail returned to new/ (processing was cancelled)", slog.String("file", d.name))
 		return nil
 	}
 	v := d.m.Version()

@@ -280,6 +280,26 @@ func TestNackParksWithFault(t *testing.T) {
 			assert.Contains(t, string(f.Detail), tt.detail)
 		})
 	}
+	t.Run("Cancelled", func(t *testing.T) {
+		// A shutdown is not a failed mail: it goes back to new/ for the next
+		// Receiver, with no fault file.
+		ts := startServer(t, t.TempDir())
+		sendN(t, newSender(t, ts.addr), ts, 1)
+		r := newReceiver(t, ts.mb)
+		d, err := r.Receive(ctxT(t))
+		require.NoError(t, err)
+		name := d.Message().Meta[soapsmtp.MetaFile]
+		require.NoError(t, d.Nack(ctxT(t), fmt.Errorf("handler: %w", context.Canceled)))
+		require.NoError(t, d.Nack(ctxT(t), context.Canceled), "a repeated Nack is a no-op")
+		assert.ErrorIs(t, d.Ack(ctxT(t)), core.ErrSettled)
+		assert.Empty(t, files(t, ts.dir, soapsmtp.FolderFailed))
+		assert.Empty(t, files(t, ts.dir, soapsmtp.FolderWork))
+		assert.Equal(t, []string{name}, files(t, ts.dir, soapsmtp.FolderNew))
+		d2, err := newReceiver(t, ts.mb).Receive(ctxT(t))
+		require.NoError(t, err, "the next Receiver gets the mail")
+		assert.Equal(t, d.Message().ID, d2.Message().ID)
+		require.NoError(t, d2.Ack(ctxT(t)))
+	})
 	t.Run("Archive", func(t *testing.T) {
 		ts := startServer(t, t.TempDir())
 		sendN(t, newSender(t, ts.addr), ts, 1)
