@@ -72,11 +72,14 @@ func wantsWSDL(r *http.Request) bool {
 }
 
 func (s *handler) serveWSDL(ctx context.Context, w http.ResponseWriter, r *http.Request) {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	base := s.o.publicURL
+	if base == "" {
+		base = "http://" + r.Host
+		if r.TLS != nil {
+			base = "https://" + r.Host
+		}
 	}
-	address := scheme + "://" + r.Host + r.URL.EscapedPath()
+	address := base + r.URL.EscapedPath()
 	var buf bytes.Buffer
 	if err := s.desc.WSDL(&buf, address); err != nil {
 		s.o.log.ErrorContext(ctx, "soap: writing the WSDL failed", slog.Any("err", err))

@@ -45,6 +45,17 @@ func TestGetWSDL(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		assert.Contains(t, string(data), `location="http://soap.example.org:8443/services/echo"`)
 	})
+	t.Run("WithPublicURL behind a proxy", func(t *testing.T) {
+		proxied := httptest.NewServer(soaphttp.NewHandler(described{echo}, soaphttp.WithPublicURL("https://soap.example.org/api/")))
+		t.Cleanup(proxied.Close)
+		req, err := http.NewRequest(http.MethodGet, proxied.URL+"/services/echo?wsdl", nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Forwarded-Host", "evil.example.net") // never trusted
+		resp, data := do(t, req)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, string(data), `location="https://soap.example.org/api/services/echo"`)
+		assert.NotContains(t, string(data), "evil.example.net")
+	})
 	t.Run("https over TLS", func(t *testing.T) {
 		tls := httptest.NewTLSServer(soaphttp.NewHandler(described{echo}))
 		t.Cleanup(tls.Close)

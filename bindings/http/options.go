@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -18,6 +19,7 @@ type options struct {
 	auth      *basicAuth
 	get       GetFunc
 	describer Describer
+	publicURL string
 	client    *http.Client
 	user      string
 	pass      string
@@ -67,6 +69,17 @@ func WithGet(fn GetFunc) Option { return func(o *options) { o.get = fn } }
 // needed when the handler given to NewHandler is not itself a Describer (it
 // wraps one, in a Node or a middleware chain).
 func WithDescriber(d Describer) Option { return func(o *options) { o.describer = d } }
+
+// WithPublicURL sets the base of the service address written into `?wsdl`
+// (NewHandler): the address becomes base followed by the request's path,
+// instead of the scheme and Host the request arrived with. Use it behind a
+// reverse proxy that terminates TLS or rewrites the host, e.g.
+// WithPublicURL("https://soap.example.org"); when the proxy strips a path
+// prefix, include it: "https://example.org/soap". The request's own headers
+// (X-Forwarded-*) are never trusted for this.
+func WithPublicURL(base string) Option {
+	return func(o *options) { o.publicURL = strings.TrimSuffix(base, "/") }
+}
 
 // WithClient makes NewTransport send through c instead of its own client
 // (whose connection pool keeps up to 64 idle connections to the host).
