@@ -25,11 +25,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestStreamSmall posts a 48 MiB document: the server's peak RSS stays
-// under 64 MiB, and the file it wrote holds every record and the whole text
-// node.
+// TestStreamSmall posts a 48 MiB document (8 MiB with -race, which slows
+// both sides tenfold): the server's peak RSS stays under 64 MiB, and the
+// file it wrote holds every record and the whole text node.
 func TestStreamSmall(t *testing.T) {
-	const size = 48 << 20
+	size := int64(48 << 20)
+	if raceEnabled {
+		size = 8 << 20
+	}
 	keep := filepath.Join(t.TempDir(), "body.xml")
 	res, err := run(t.Context(), size, keep)
 	require.NoError(t, err)
@@ -38,7 +41,7 @@ func TestStreamSmall(t *testing.T) {
 	t.Log(report.String())
 	assert.Less(t, res.ServerPeakRSS, int64(64<<20), "the server's peak RSS")
 	assert.Greater(t, res.ServerPeakRSS, int64(1<<20), "VmHWM was read")
-	assert.Greater(t, res.Records, 100000)
+	assert.Greater(t, res.Records, int(size/1000))
 	assert.Greater(t, res.BlobLen, int64(size/3))
 
 	f, err := os.Open(keep)
