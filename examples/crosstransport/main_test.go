@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
@@ -207,6 +209,29 @@ func TestRun(t *testing.T) {
 	conv := conversation(t, dir, order)
 	assert.Equal(t, document.StateCompleted, conv.State)
 	assert.Empty(t, conv.Pending)
+
+	// JetStream's store, opened again: the order is in ORDERS, nothing
+	// was dead-lettered.
+	srv, err := soapnats.RunServer(filepath.Join(dir, "nats"))
+	require.NoError(t, err)
+	t.Cleanup(srv.Shutdown)
+	nc, err := srv.Connect()
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	for name, msgs := range map[string]uint64{ordersStream: 1, "DEAD": 0} {
+		st, err := js.Stream(t.Context(), name)
+		require.NoError(t, err)
+		info, err := st.Info(t.Context())
+		require.NoError(t, err)
+		assert.Equal(t, msgs, info.State.Msgs, "messages in stream %s", name)
+	}
+	stored, err := js.Stream(t.Context(), ordersStream)
+	require.NoError(t, err)
+	raw, err := stored.GetMsg(t.Context(), 1)
+	require.NoError(t, err)
+	assert.Equal(t, order, raw.Header.Get(soapnats.HeaderMessageID), "the stored order is the customer's, by its id")
 }
 
 // TestRunRefused: an order the warehouse cannot serve is refused; the fault
