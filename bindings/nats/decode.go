@@ -76,6 +76,6 @@ func Encode(m *core.Message, subject string, maxPayload int64) (*nats.Msg, error
 	if err := checkSubject(subject, false); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadAddress, err)
 	}
-	o := &outgoing{hdr: make(nats.Header, 4)}
+	o := &outgoing{hdr: make(nats.Header, 4), once: true}
 	return encode(o, m, subject, Scheme+":"+subject, maxPayload)
 }

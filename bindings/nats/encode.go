@@ -20,11 +20,13 @@ import (
 // is published (and JetStream's publish returns once acknowledged), so an
 // outgoing goes back to its pool as soon as the publish returns.
 type outgoing struct {
-	buf  bytes.Buffer
-	cw   capWriter
-	msg  nats.Msg
-	hdr  nats.Header
-	vals [4][1]string // the header values, so the header map's slices are reused
+	buf   bytes.Buffer
+	cw    capWriter
+	msg   nats.Msg
+	hdr   nats.Header
+	vals  [4][1]string        // the header values, so the header map's slices are reused
+	once  bool                // used for one message (Encode), not pooled
+	plain struct{ io.Writer } // cw or buf without their AvailableBuffer, when once
 }
 
 // outgoings pools outgoing values.
@@ -72,6 +74,12 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 		o.cw = capWriter{buf: &o.buf, max: max - int64(headerSize(o.hdr))}
 		w = &o.cw
 	}
+	if o.once {
+		// Not lending a fresh buffer's space: core's writer would grow it
+		// to 4 KiB for a small envelope.
+		o.plain.Writer = w
+		w = &o.plain
+	}
 	if _, err := m.Write(w, core.WriteOptions{}); err != nil {
 		if errors.Is(err, errOverCap) {
 			return nil, fmt.Errorf("%w: more than %d bytes (headers included) to %s, the server takes at most %d: %w", ErrTooLarge, max, subject, max, core.ErrTooLarge)
@@ -96,6 +104,20 @@ func (c *capWriter) Write(p []byte) (int, error) {
 		return 0, errOverCap
 	}
 	return c.buf.Write(p)
+}
+
+// AvailableBuffer and Grow lend the buffer's free space, so core's writer
+// appends the envelope straight into it (and hands it over by Write, which
+// checks the size) instead of copying from a buffer of its own. Grow does
+// not grow a buffer that has half of n free (which core's writer makes do
+// with), so the space asked for after the envelope's last bytes costs
+// nothing.
+func (c *capWriter) AvailableBuffer() []byte { return c.buf.AvailableBuffer() }
+
+func (c *capWriter) Grow(n int) {
+	if c.buf.Available() < n/2 {
+		c.buf.Grow(n)
+	}
 }
 
 // payloadLimit caches the connection's max payload (nats.Conn.MaxPayload

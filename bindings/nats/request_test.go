@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -263,6 +264,43 @@ func TestTooLarge(t *testing.T) {
 	require.ErrorAs(t, err, &f)
 	assert.Equal(t, core.CodeReceiver, f.Code)
 	assert.Contains(t, f.Reason, "max payload")
+}
+
+// TestTooLargeStreamStops: a streamed body larger than the max payload is
+// refused while it is written, not after it was buffered whole: the stream
+// sees a write error soon after the limit.
+func TestTooLargeStreamStops(t *testing.T) {
+	const maxPayload = 64 << 10
+	s := startServer(t, soapnats.WithMaxPayload(maxPayload))
+	tr := soapnats.NewTransport(connect(t, s), "svc.stream")
+	for _, tc := range []struct {
+		name string
+		send func(m *core.Message) error
+	}{
+		{"RoundTrip", func(m *core.Message) error { _, err := tr.RoundTrip(testCtx(t), m); return err }},
+		{"Send", func(m *core.Message) error { return tr.Send(testCtx(t), m) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var written int
+			var streamErr error
+			chunk := []byte(strings.Repeat("x", 1024))
+			m := core.NewMessage(core.V11, core.StreamBody(xml.Name{Space: testNS, Local: "big"}, func(w io.Writer) error {
+				for written < 64<<20 {
+					n, err := w.Write(chunk)
+					written += n
+					if err != nil {
+						streamErr = err
+						return err
+					}
+				}
+				return nil
+			}))
+			err := tc.send(m)
+			assert.ErrorIs(t, err, soapnats.ErrTooLarge)
+			assert.Error(t, streamErr, "the stream saw the refusal")
+			assert.Less(t, written, 2*maxPayload, "bytes the stream wrote before it was stopped")
+		})
+	}
 }
 
 func TestBadHeaderValueRefused(t *testing.T) {

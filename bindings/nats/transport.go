@@ -18,6 +18,7 @@ import (
 type Transport struct {
 	nc      *nats.Conn
 	def     Address // the default destination; zero: none
+	defAddr string  // def.String()
 	o       options
 	outs    outgoings
 	replies replies
@@ -42,7 +43,7 @@ func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
 		if err != nil {
 			panic(err)
 		}
-		t.def = a
+		t.def, t.defAddr = a, a.String()
 	}
 	t.jsOnce = onceValues(func() (*Publisher, error) { return NewPublisher(nc, "", opts...) })
 	return t
@@ -58,6 +59,15 @@ func (t *Transport) dest(m *core.Message) (Address, error) {
 		return Address{}, fmt.Errorf("%w: To is %q", ErrNoDestination, m.To)
 	}
 	return t.def, nil
+}
+
+// target is a's "nats:" form, written as the target service of a message
+// without a To.
+func (t *Transport) target(a Address) string {
+	if a == t.def {
+		return t.defAddr
+	}
+	return a.String()
 }
 
 // RoundTrip sends m as a NATS request and returns the reply. The request
@@ -84,7 +94,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
 	}
 	o := t.outs.get()
-	out, err := encode(o, m, a.Subject, a.String(), t.max.get())
+	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
 	if err != nil {
 		t.outs.put(o)
 		return nil, err
@@ -143,7 +153,7 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	}
 	o := t.outs.get()
 	defer t.outs.put(o)
-	out, err := encode(o, m, a.Subject, a.String(), t.max.get())
+	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
 	if err != nil {
 		return err
 	}
