@@ -9,42 +9,54 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
-// bin is the soapwire binary TestMain builds (with -race when the tests
-// are), which every test runs as a user would.
-var bin string
+// The soapwire binary, built once by the first test that runs it (with
+// -race when the tests are), which every test runs as a user would.
+var (
+	binOnce sync.Once
+	binDir  string
+	bin     string
+	binErr  error
+)
+
+// binary returns the path of the built binary.
+func binary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "soapwire-cli-")
+		if binErr != nil {
+			return
+		}
+		_, here, _, _ := runtime.Caller(0)
+		bin = filepath.Join(binDir, "soapwire")
+		args := []string{"build", "-o", bin}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, ".")...)
+		cmd.Dir = filepath.Dir(here)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("building soapwire: %w\n%s", err, out)
+		}
+	})
+	require.NoError(t, binErr)
+	return bin
+}
 
 func TestMain(m *testing.M) {
-	for _, a := range os.Args[1:] {
-		if strings.HasPrefix(a, "-test.fuzz") {
-			os.Exit(m.Run()) // fuzzing runs the parsers in process, not the binary
-		}
-	}
-	dir, err := os.MkdirTemp("", "soapwire-cli-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "soapwire")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	cmd := exec.Command("go", append(args, ".")...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building soapwire:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 
@@ -81,6 +93,7 @@ func (inv invocation) run(t *testing.T) result {
 
 func (inv invocation) runCtx(t *testing.T, ctx context.Context) result {
 	t.Helper()
+	binary(t)
 	cmd := inv.command(ctx)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -107,7 +107,11 @@ func (o *outbox) addNATS(nc *nats.Conn, own bool, log *slog.Logger) {
 	o.Register(soapnats.Scheme, soapnats.NewTransport(nc, "", soapnats.WithLogger(log)))
 	o.flushes = append(o.flushes, nc.FlushWithContext)
 	if own {
-		o.closers = append(o.closers, func() error { nc.Close(); return nil })
+		o.closers = append(o.closers, func() error {
+			err := nc.FlushTimeout(5 * time.Second)
+			nc.Close()
+			return err
+		})
 	}
 }
 

@@ -243,6 +243,8 @@ func TestSendRefusals(t *testing.T) {
 		{name: "processing instruction", args: []string{"send", "--to", sink.url}, stdin: `<?php echo 1; ?><x/>`, code: 1, msg: "processing instruction"},
 		{name: "latin-1", args: []string{"send", "--to", sink.url}, stdin: `<?xml version="1.0" encoding="ISO-8859-1"?><x>caf` + "\xe9" + `</x>`, code: 1, msg: "only UTF-8 documents"},
 		{name: "malformed", args: []string{"send", "--to", sink.url}, stdin: `<po:order xmlns:po="urn:example:po"><po:item>bolt</po:order>`, code: 1, msg: "the document is not XML a SOAP Body can hold"},
+		{name: "malformed, unchecked: the peer refuses it", args: []string{"send", "--no-check", "--to", sink.url, "--http-user", "shop"}, env: []string{"SOAPWIRE_HTTP_PASSWORD=s3cret"},
+			stdin: `<po:order xmlns:po="urn:example:po"><po:item>bolt</po:order>`, code: 1, msg: "malformed envelope"},
 		{name: "unbound prefix", args: []string{"send", "--to", sink.url}, stdin: `<po:order><x/></po:order>`, code: 1, msg: "the document is not XML a SOAP Body can hold"},
 		{name: "bad envelope", args: []string{"send", "--to", sink.url}, stdin: `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><a></b></s:Body></s:Envelope>`, code: 1, msg: "malformed envelope"},
 		{name: "http credentials refused", args: []string{"send", "--to", sink.url, "--http-user", "shop", good}, env: []string{"SOAPWIRE_HTTP_PASSWORD=wrong"}, code: 1, msg: "401"},

@@ -41,7 +41,7 @@ func startServe(t *testing.T, cfg any, env ...string) *serving {
 	require.NoError(t, err)
 	path := writeFile(t, "soapwire.json", string(b))
 	s := &serving{ready: map[string]string{}, done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "serve", "--config", path, "--log-level", "debug")
+	s.cmd = exec.Command(binary(t), "serve", "--config", path, "--log-level", "debug")
 	s.cmd.Env = append(cleanEnv(), env...)
 	s.cmd.Stderr = &lockedWriter{mu: &s.mu, w: &s.stderr}
 	out, err := s.cmd.StdoutPipe()

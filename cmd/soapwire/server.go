@@ -167,7 +167,10 @@ func (s *server) connect(cl *closers) error {
 			return err
 		}
 		s.nc = nc
-		cl.add(nc.Close)
+		cl.add(func() {
+			_ = nc.FlushTimeout(5 * time.Second) // what the handlers published
+			nc.Close()
+		})
 	}
 	if o := cfg.Outbox; o != nil && o.NATS != nil {
 		nc, err := connectNATS(resolveURL(o.NATS.URL, o.NATS.URLEnv))

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/soapwire/soapwire/core"
@@ -134,9 +136,25 @@ func checkDocument(r io.Reader) error {
 		err = env.Body.Discard()
 	}
 	if err != nil {
-		return fmt.Errorf("the document is not XML a SOAP Body can hold: %s", core.FaultOf(err).Reason)
+		return fmt.Errorf("the document is not XML a SOAP Body can hold: %s", documentReason(core.FaultOf(err).Reason, len(open)))
 	}
 	return nil
+}
+
+// atByte is how core's reasons say where in the envelope a problem is.
+var atByte = regexp.MustCompile(`\(at byte (\d+)\)`)
+
+// documentReason rewrites a reason about the wrapper envelope as one about
+// the document: its offsets counted from the document's root element.
+func documentReason(reason string, wrapper int) string {
+	reason = strings.TrimPrefix(reason, "malformed envelope: ")
+	return atByte.ReplaceAllStringFunc(reason, func(m string) string {
+		n, err := strconv.Atoi(atByte.FindStringSubmatch(m)[1])
+		if err != nil || n < wrapper {
+			return m
+		}
+		return fmt.Sprintf("(at byte %d of the root element)", n-wrapper)
+	})
 }
 
 // copyChecked copies the document src to w while checkDocument reads the
