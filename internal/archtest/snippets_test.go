@@ -78,13 +78,14 @@ func missingLine(snippetLines []string, file string) string {
 	return ""
 }
 
-// TestDocSnippets: code a documentation page shows as copied from a tested
+// TestDocSnippets: code README.md or a docs/ page shows as copied from a tested
 // file ("*From [examples/x/main.go](…)") is still in that file, line by line
 // and in order, so the docs cannot drift from the code the tests run.
 func TestDocSnippets(t *testing.T) {
 	_, root := moduleRoot(t)
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	require.NoError(t, err)
+	pages = append(pages, filepath.Join(root, "README.md"))
 	checked := 0
 	for _, page := range pages {
 		text, err := os.ReadFile(page)
@@ -99,7 +100,7 @@ func TestDocSnippets(t *testing.T) {
 			checked++
 		}
 	}
-	require.NotZero(t, checked, "no attributed snippet found in docs/")
+	require.NotZero(t, checked, "no attributed snippet found in README.md or docs/")
 }
 
 // TestDocSnippetsCheck: the check itself refuses a changed line, a line out
