@@ -125,8 +125,10 @@ func TestServe(t *testing.T) {
 	dir := t.TempDir()
 	sink := startHTTPSink(t)
 	ns := startNATS(t)
+	buyer := startSMTPSink(t, "buyer@example.com")
 	s := startServe(t, map[string]any{
 		"handler": map[string]any{"type": "echo"},
+		"outbox":  map[string]any{"smtp": map[string]any{"server": buyer.addr, "from": "orders@shop.example"}},
 		"http":    map[string]any{"listen": "127.0.0.1:0", "path": "/soap"},
 		"smtp": map[string]any{
 			"listen": "127.0.0.1:0", "maildir": filepath.Join(dir, "mail"), "addresses": []string{"orders@shop.example"},
@@ -147,6 +149,18 @@ func TestServe(t *testing.T) {
 		res := soapwire(t, "call", "--ns", "urn:example:echo", url, "ping", "text=hello", "n:int=7")
 		require.Equal(t, 0, res.code, "%s", res)
 		assert.Equal(t, []string{"text = hello", "n = 7"}, lines(res.stdout))
+	})
+
+	t.Run("http echo by mail", func(t *testing.T) {
+		res := soapwire(t, "send", "--to", s.ready["http"], "--reply-to", "mailto:buyer@example.com", "--action", "urn:example:po:submit", order)
+		require.Equal(t, 0, res.code, "%s", res)
+		assert.Equal(t, "202", field(t, res.stdout, "http.status"), "the reply goes by mail, not on the HTTP response")
+		id := field(t, res.stdout, "message-id")
+		g := buyer.next(t)
+		assert.Equal(t, "mailto:buyer@example.com", g.to)
+		assert.Equal(t, id, g.conversation)
+		assert.Equal(t, "orders@shop.example", g.meta["smtp.from"])
+		assert.Equal(t, orderBody, g.body)
 	})
 
 	t.Run("smtp forwarded to http", func(t *testing.T) {
