@@ -31,6 +31,15 @@ var (
 	// for and has no fallback to hand it to (the reply is refused, so the
 	// binding parks or redelivers it; it is not dropped).
 	ErrUnmatched = errors.New("document: reply matches no waiting request and there is no fallback")
+	// ErrProlog is in the chain of every *PrologError: a document given to
+	// Send, NewMessage or NewBody whose prolog (what precedes its root
+	// element) a SOAP Body cannot carry and that is not simply dropped (a
+	// DOCTYPE, a processing instruction, an encoding other than UTF-8 or
+	// UTF-16 with a byte order mark, text, a prolog over MaxProlog).
+	ErrProlog = errors.New("document: document prolog refused")
+	// ErrEncoding: a UTF-16 document is not valid UTF-16 (a lone
+	// surrogate, an odd number of bytes).
+	ErrEncoding = errors.New("document: document is not valid UTF-16")
 )
 
 // TimeoutError is returned by Correlator.RoundTrip when ctx ends before the

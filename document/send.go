@@ -2,9 +2,7 @@ package document
 
 import (
 	"context"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"time"
@@ -78,28 +76,36 @@ func WithTracking(s Store, deadline time.Time) SendOption {
 // NewMessage wraps doc in an envelope addressed to `to`, with WS-Addressing
 // headers (MessageID, To, Action, ReplyTo, FaultTo) and a Conversation
 // header block. doc is:
-//   - []byte or string: the document's XML, as is;
+//   - []byte or string: the document's XML;
 //   - an io.Reader: copied into the Body as the envelope is written, so a
 //     large document streams (it can be written once);
 //   - a core.Body: used as it is;
 //   - nil: an empty Body;
 //   - any other value: marshalled with encoding/xml.
+//
+// The prolog of a []byte, string or io.Reader document (byte order mark,
+// XML declaration, comments, whitespace before the root element) is
+// dropped and checked as NewBody does. NewMessage reads nothing: a refused
+// prolog is the error of writing the message (the Sender's Send fails with
+// a *PrologError before any of the document is written, though the
+// envelope's start may have been). Send, or NewBody first, refuses it
+// before anything is written.
 func NewMessage(to string, doc any, opts ...SendOption) *core.Message {
 	c := sendConfig{version: core.V12}
 	for _, o := range opts {
 		o(&c)
 	}
-	return c.message(to, doc)
+	return c.message(to, bodyOf(doc))
 }
 
-func (c *sendConfig) message(to string, doc any) *core.Message {
+func (c *sendConfig) message(to string, body core.Body) *core.Message {
 	if c.id == "" {
 		c.id = core.NewMessageID()
 	}
 	if c.conversation == "" {
 		c.conversation = c.id
 	}
-	m := core.NewMessage(c.version, bodyOf(doc))
+	m := core.NewMessage(c.version, body)
 	m.To, m.Action, m.ID, m.ReplyTo, m.FaultTo = to, c.action, c.id, c.replyTo, c.faultTo
 	m.Envelope.Headers = make([]core.HeaderBlock, 0, 1+len(c.headers))
 	m.Envelope.Headers = append(m.Envelope.Headers, conversationBlock(c.conversation))
@@ -107,29 +113,13 @@ func (c *sendConfig) message(to string, doc any) *core.Message {
 	return m
 }
 
-func bodyOf(doc any) core.Body {
-	switch d := doc.(type) {
-	case nil:
-		return core.Body{}
-	case core.Body:
-		return d
-	case []byte:
-		return core.RawBody(d)
-	case string:
-		return core.RawBody([]byte(d))
-	case io.Reader:
-		return core.StreamBody(xml.Name{}, func(w io.Writer) error {
-			_, err := io.Copy(w, d)
-			return err
-		})
-	}
-	return core.ValueBody(doc)
-}
-
 // Send wraps doc in an envelope (see NewMessage) and sends it with out. When
 // out is an *Outbox, the Sender is picked by the scheme of `to`, and an
 // address it has no Sender for is refused with ErrUnknownScheme before
-// anything is built or sent. Send returns what the transport confirmed.
+// anything is built or sent. The document's prolog is dropped and checked
+// (see NewBody) before anything is sent or tracked: a reader is read up to
+// its root element first, and a refused prolog is a *PrologError
+// (ErrProlog). Send returns what the transport confirmed.
 func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...SendOption) (*Receipt, error) {
 	if to == "" || to == core.AnonymousAddress || to == core.NoneAddress {
 		return nil, fmt.Errorf("%w: %q", ErrNoAddress, to)
@@ -145,7 +135,11 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 	for _, o := range opts {
 		o(&c)
 	}
-	m := c.message(to, doc)
+	body, err := NewBody(doc)
+	if err != nil {
+		return nil, err
+	}
+	m := c.message(to, body)
 	conv := c.conversation
 	awaits := isAddress(m.ReplyTo)
 	if c.store != nil && awaits {
