@@ -8,7 +8,12 @@
 //   - Send wraps a document (bytes, a streaming io.Reader or a Go value) in
 //     an envelope of the chosen SOAP version with WS-Addressing headers
 //     (MessageID, To, Action, ReplyTo, FaultTo) and a Conversation header
-//     block, and hands it to a core.Sender. An Outbox maps address schemes
+//     block, and hands it to a core.Sender. A document's prolog (byte order
+//     mark, XML declaration, comments, whitespace before the root element)
+//     is dropped; a DOCTYPE, a processing instruction or an encoding other
+//     than UTF-8 (UTF-16 with a byte order mark is transcoded) is refused
+//     with a *PrologError before anything is sent, a stream being read
+//     only up to its root element first. An Outbox maps address schemes
 //     (http, https, mailto, ftp, nats, …) to Senders and is itself a Sender;
 //     an address whose scheme it has no Sender for is refused before
 //     anything is sent. Send returns a Receipt of what the transport
