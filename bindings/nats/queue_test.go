@@ -3,11 +3,14 @@ package nats_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -222,4 +225,42 @@ func TestConcurrencyGrows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSlowConsumerLogged: requests nats.go drops because the Subscription
+// fell behind (its pending buffer, here 4 requests, overflowed) are logged
+// with their count, so every request is either handled or counted; the
+// Subscription goes on serving.
+func TestSlowConsumerLogged(t *testing.T) {
+	s := startServer(t)
+	log, lines := newLogs()
+	release := make(chan struct{})
+	var handled atomic.Int64
+	subscribe(t, connect(t, s, nats.SyncQueueLen(4)), "svc.slow", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		<-release
+		handled.Add(1)
+		return nil, nil
+	}), soapnats.WithConcurrency(1), soapnats.WithLogger(log))
+	tr := soapnats.NewTransport(connect(t, s), "svc.slow")
+	const n = 40
+	for i := range n {
+		require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("event", strconv.Itoa(i))))))
+	}
+	time.Sleep(100 * time.Millisecond) // all delivered or dropped by now
+	close(release)
+	dropped := func() int64 {
+		var sum int64
+		for _, m := range regexp.MustCompile(`requests dropped.* dropped=(\d+)`).FindAllStringSubmatch(lines.String(), -1) {
+			d, err := strconv.ParseInt(m[1], 10, 64)
+			require.NoError(t, err)
+			sum += d
+		}
+		return sum
+	}
+	require.Eventually(t, func() bool { return handled.Load()+dropped() == n }, 5*time.Second, 10*time.Millisecond,
+		"every request is handled or counted as dropped")
+	assert.Positive(t, dropped(), lines.String())
+	reply, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", "after"))))
+	require.NoError(t, err, "the Subscription still serves")
+	assert.Nil(t, reply)
 }
