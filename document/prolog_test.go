@@ -311,3 +311,40 @@ func TestNewBody(t *testing.T) {
 	require.ErrorIs(t, p.Send(testCtx(t), m), document.ErrProlog)
 	assert.Zero(t, p.Len(), "the Pipe got nothing")
 }
+
+// endless is a reader of whitespace, or of one comment, that never ends.
+type endless struct {
+	head, pad string
+	n         int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		if e.n < len(e.head) {
+			p[i] = e.head[e.n]
+		} else {
+			p[i] = e.pad[(e.n-len(e.head))%len(e.pad)]
+		}
+		e.n++
+	}
+	return len(p), nil
+}
+
+// TestSendPrologBounded: an endless prolog is refused after MaxProlog bytes
+// (and a buffer), not read for ever.
+func TestSendPrologBounded(t *testing.T) {
+	for head, pad := range map[string]string{"": " ", bom + decl: "\n", "<!--": "x", `<?xml version="1.0" `: " ", "\xFF\xFE": " \x00"} {
+		src := &endless{head: head, pad: pad}
+		rec := &recorder{}
+		_, err := document.Send(testCtx(t), rec, "mailto:a@b.example", src)
+		var pe *document.PrologError
+		require.ErrorAs(t, err, &pe, "%q", head)
+		assert.Contains(t, pe.Reason, "longer than 64 KiB")
+		limit := document.MaxProlog
+		if pad == " \x00" {
+			limit *= 2 // counted in UTF-8: a space is 2 bytes of UTF-16
+		}
+		assert.LessOrEqual(t, src.n, limit+len(head)+3*4096, "%q: read %d", head, src.n)
+		assert.Empty(t, rec.messages())
+	}
+}
