@@ -49,32 +49,37 @@ func (m *Message) addressingHeaders(envPrefix string) *headerExtra {
 	}}
 }
 
-// takeAddressing moves the WS-Addressing 1.0 headers into m's fields.
+// takeAddressing moves the WS-Addressing 1.0 headers into m's fields. The
+// other blocks keep their order; they are moved only when one was taken
+// before them.
 func (m *Message) takeAddressing() error {
 	env := m.Envelope
-	kept := env.Headers[:0]
-	for _, b := range env.Headers {
-		if b.Name.Space != NamespaceAddressing {
-			kept = append(kept, b)
-			continue
-		}
+	kept := 0
+	for i := range env.Headers {
+		b := &env.Headers[i]
 		var dst *string
 		epr := false
-		switch b.Name.Local {
-		case "To":
-			dst = &m.To
-		case "Action":
-			dst = &m.Action
-		case "MessageID":
-			dst = &m.ID
-		case "RelatesTo":
-			dst = &m.RelatesTo
-		case "ReplyTo":
-			dst, epr = &m.ReplyTo, true
-		case "FaultTo":
-			dst, epr = &m.FaultTo, true
-		default:
-			kept = append(kept, b)
+		if b.Name.Space == NamespaceAddressing {
+			switch b.Name.Local {
+			case "To":
+				dst = &m.To
+			case "Action":
+				dst = &m.Action
+			case "MessageID":
+				dst = &m.ID
+			case "RelatesTo":
+				dst = &m.RelatesTo
+			case "ReplyTo":
+				dst, epr = &m.ReplyTo, true
+			case "FaultTo":
+				dst, epr = &m.FaultTo, true
+			}
+		}
+		if dst == nil {
+			if i != kept {
+				env.Headers[kept] = *b
+			}
+			kept++
 			continue
 		}
 		v, err := addressingValue(b.XML, epr)
@@ -83,7 +88,7 @@ func (m *Message) takeAddressing() error {
 		}
 		*dst = v
 	}
-	env.Headers = kept
+	env.Headers = env.Headers[:kept]
 	return nil
 }
 

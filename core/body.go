@@ -417,6 +417,10 @@ func (in *inbound) release() {
 // binding already in scope in the output: it is not declared again, so that
 // writing what was read is a fixed point.
 func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
+	var skip func(xmltok.NS) bool
+	if env.URI != nil {
+		skip = func(d xmltok.NS) bool { return bytes.Equal(d.Prefix, env.Prefix) && bytes.Equal(d.URI, env.URI) }
+	}
 	for {
 		t, scope, err := in.next()
 		if err == io.EOF {
@@ -428,16 +432,11 @@ func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
 		if t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
 			continue // whitespace between children is not content
 		}
-		if scope != nil && env.URI != nil {
-			kept := scope[:0]
-			for _, d := range scope {
-				if !bytes.Equal(d.Prefix, env.Prefix) || !bytes.Equal(d.URI, env.URI) {
-					kept = append(kept, d)
-				}
-			}
-			scope = kept
+		if scope != nil {
+			x.startComplete(t, in.r.Raw(), scope, skip)
+		} else {
+			x.rawToken(t, in.r.Raw())
 		}
-		x.token(t, scope)
 		if x.err != nil {
 			return x.err
 		}

@@ -66,7 +66,10 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		return nil, SenderFault("no envelope")
 	}
 	v := env.Version
+	// the state of each block, and the HeaderFunc of the first ones found
+	// while checking (looked up again beyond len(fns))
 	var small [16]uint8
+	var fns [8]HeaderFunc
 	state := small[:0]
 	if len(env.Headers) > len(small) {
 		state = make([]uint8, 0, len(env.Headers))
@@ -79,7 +82,11 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		s := uint8(0)
 		if n.Targets(b.Role) {
 			s = targeted
-			if b.MustUnderstand && n.Headers[b.Name] == nil {
+			hf := n.Headers[b.Name]
+			if i < len(fns) {
+				fns[i] = hf
+			}
+			if b.MustUnderstand && hf == nil {
 				missing = append(missing, b.Name)
 				if role == "" {
 					role = b.Role
@@ -103,15 +110,20 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		if state[i] != targeted {
 			continue
 		}
-		b := env.Headers[i]
-		hf := n.Headers[b.Name]
+		var hf HeaderFunc
+		if i < len(fns) {
+			hf = fns[i]
+		} else {
+			hf = n.Headers[env.Headers[i].Name]
+		}
 		if hf == nil {
 			continue
 		}
+		name, role := env.Headers[i].Name, env.Headers[i].Role
 		var err error
 		if ctx, err = hf(ctx, m, &env.Headers[i]); err != nil {
-			f := n.own(FaultOf(err), v, b.Role)
-			n.log().LogAttrs(ctx, slog.LevelInfo, "soap: header block refused", slog.String("block", qnameString(b.Name)), slog.String("fault", f.Error()))
+			f := n.own(FaultOf(err), v, role)
+			n.log().LogAttrs(ctx, slog.LevelInfo, "soap: header block refused", slog.String("block", qnameString(name)), slog.String("fault", f.Error()))
 			return nil, f
 		}
 		state[i] = processed

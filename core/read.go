@@ -27,12 +27,12 @@ func ReadEnvelope(r io.Reader, lim Limits) (*Envelope, error) {
 }
 
 // readState is what reading one message needs, in one allocation: the
-// message, its envelope, the parser and its tokenizer, the body's stream and
-// room for the first header blocks.
+// message, its envelope, the body's stream and room for the first header
+// blocks. The parser lives with the tokenizer (see newParser).
 type readState struct {
+	p      *parser // while the tokenizer is held
 	msg    Message
 	env    Envelope
-	p      parser
 	src    bodySource
 	in     inbound
 	blocks [2]HeaderBlock
@@ -40,15 +40,32 @@ type readState struct {
 
 func (st *readState) read(r io.Reader, lim Limits) (*Envelope, error) {
 	lim = lim.resolved()
-	p := &st.p
-	p.st, p.lim = st, lim
-	p.r = xmltok.NewReader(r, lim.tokenizer())
+	p := newParser(st, xmltok.NewReader(r, lim.tokenizer()), lim)
 	env, err := p.envelope()
 	if err != nil {
-		p.release()
+		if p := st.p; p != nil {
+			p.release()
+		}
 		return nil, err
 	}
 	return env, nil
+}
+
+// newParser returns the parser kept with the tokenizer r (its Aux), set to
+// read one envelope into st: it is recycled with r, so nothing may use it
+// once it has released r.
+func newParser(st *readState, r *xmltok.Reader, lim Limits) *parser {
+	p, _ := r.Aux.(*parser)
+	if p == nil {
+		p = new(parser)
+		r.Aux = p
+	}
+	p.st, p.r, p.lim, p.v, p.faultStart = st, r, lim, 0, 0
+	if p.nu != nil {
+		p.nu = nil
+	}
+	st.p = p
+	return p
 }
 
 type parser struct {
@@ -58,19 +75,29 @@ type parser struct {
 	v          Version
 	faultStart int64
 	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
-	blocks     xmlWriter  // the header blocks' XML, one after the other
-	anc        []ancDecl  // the declarations in scope on the Header
-	anc0       [4]ancDecl
+	// the header blocks' XML, one after the other, behind the declarations
+	// in scope on the Header: a pooled scratch buffer while the Header is
+	// read, copied into one exactly sized arena at its end
+	blocks xmlWriter
+	anc    []ancDecl // the declarations in scope on the Header
+	anc0   [4]ancDecl
 }
 
-// release hands the tokenizer back once the envelope has been read to its
-// end or refused: nothing reads it again.
+// release hands the tokenizer, and with it the parser, back once the
+// envelope has been read to its end or refused: nothing reads either again.
+// Only the owner calls it (the readState's p, the body's in.p, both cleared
+// here, or the parser's own code before it returns).
 func (p *parser) release() {
-	if p.r != nil {
-		p.r.Release()
-		p.r = nil
-		p.st.in.r = nil
+	r, st := p.r, p.st
+	if r == nil {
+		return
 	}
+	st.p = nil
+	if st.in.p == p {
+		st.in.r, st.in.p = nil, nil
+	}
+	p.r, p.st = nil, nil
+	r.Release()
 }
 
 func (p *parser) sender(format string, args ...any) *Fault {
@@ -162,10 +189,12 @@ func (p *parser) envelope() (*Envelope, error) {
 	case !t.Name.Is(ns, "Body"):
 		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
 	}
+	// p may be released (and reused) once body returns: only env from here
+	v := p.v
 	if env.Body, err = p.body(); err != nil {
 		return nil, err
 	}
-	if env.Body.Fault() != nil && p.v == V12 {
+	if env.Body.Fault() != nil && v == V12 {
 		// NotUnderstood and Upgrade blocks are part of the fault: writing the
 		// Fault writes them again.
 		kept := env.Headers[:0]
@@ -182,7 +211,8 @@ func (p *parser) envelope() (*Envelope, error) {
 func (p *parser) header() ([]HeaderBlock, error) {
 	start := p.r.Offset()
 	blocks := p.st.blocks[:0]
-	p.ancestors()
+	from := p.ancestors()
+	defer p.blocks.release()
 	for {
 		t, err := p.structural("Header")
 		if err != nil {
@@ -192,26 +222,41 @@ func (p *parser) header() ([]HeaderBlock, error) {
 			return nil, err
 		}
 		if t.Kind == xmltok.EndElement {
+			keepBlocks(blocks, p.blocks.buf[from:])
 			return blocks, nil
 		}
-		b, keep, err := p.block(t, start)
-		if err != nil {
+		blocks = append(blocks, HeaderBlock{})
+		if err := p.block(t, start, &blocks[len(blocks)-1]); err != nil {
 			return nil, err
-		}
-		if keep {
-			blocks = append(blocks, b)
 		}
 	}
 }
 
-// block reads one header block whose start tag is t.
-func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) {
-	if len(t.Name.Space) == 0 {
-		return HeaderBlock{}, false, p.sender("header block <%s> is not namespace-qualified", t.Name.Local)
+// keepBlocks moves the blocks' XML out of the scratch buffer (where it lies
+// in order, one block after the other, from its start) into an arena of
+// their own.
+func keepBlocks(blocks []HeaderBlock, scratch []byte) {
+	if len(blocks) == 0 {
+		return
 	}
-	b := HeaderBlock{Name: xmlName(t.Name)}
+	arena := append([]byte(nil), scratch...)
+	off := 0
+	for i := range blocks {
+		n := len(blocks[i].XML)
+		blocks[i].XML = arena[off : off+n : off+n]
+		off += n
+	}
+}
+
+// block reads one header block whose start tag is t into b. b.XML is left
+// pointing into the scratch buffer (see keepBlocks).
+func (p *parser) block(t *xmltok.Token, start int64, b *HeaderBlock) error {
+	if len(t.Name.Space) == 0 {
+		return p.sender("header block <%s> is not namespace-qualified", t.Name.Local)
+	}
+	b.Name = xmlName(t.Name)
 	if err := b.soapAttrs(p.v, t.Attr); err != nil {
-		return HeaderBlock{}, false, err
+		return err
 	}
 	// 1.2 fault headers are folded into the Fault when the body is one.
 	if p.v == V12 && t.Name.Is(NamespaceV12, "NotUnderstood") {
@@ -223,8 +268,19 @@ func (p *parser) block(t *xmltok.Token, start int64) (HeaderBlock, bool, error) 
 	x := &p.blocks
 	at := len(x.buf)
 	// the start tag, namespace-complete: the declarations in scope on the
-	// Header (rendered once) that the block does not make again, then its own
-	wOpen(x, t.Name.Prefix, t.Name.Local)
+	// Header (rendered once) that the block does not make again, then its
+	// own and its attributes, as read when the tokenizer has them as they
+	// were (Raw)
+	n := len(t.Name.Local)
+	if len(t.Name.Prefix) > 0 {
+		n += len(t.Name.Prefix) + 1
+	}
+	raw := p.r.Raw()
+	if raw != nil {
+		x.buf = append(x.buf, raw[:1+n]...)
+	} else {
+		wOpen(x, t.Name.Prefix, t.Name.Local)
+	}
 outer:
 	for _, a := range p.anc {
 		for _, d := range t.NS {
@@ -234,30 +290,34 @@ outer:
 		}
 		x.buf = append(x.buf, x.buf[a.start:a.end]...)
 	}
-	for _, d := range t.NS {
-		wDecl(x, d.Prefix, d.URI)
-	}
-	for _, a := range t.Attr {
-		wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
+	if raw != nil {
+		x.buf = append(x.buf, raw[1+n:]...)
+	} else {
+		for _, d := range t.NS {
+			wDecl(x, d.Prefix, d.URI)
+		}
+		for _, a := range t.Attr {
+			wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
+		}
 	}
 	depth := p.r.Depth()
 	for depth <= p.r.Depth() {
 		t, err := p.next()
 		if err != nil {
-			return HeaderBlock{}, false, err
+			return err
 		}
 		if err := p.checkSize("the Header", start); err != nil {
-			return HeaderBlock{}, false, err
+			return err
 		}
-		x.token(t, nil)
+		x.rawToken(t, p.r.Raw())
 	}
 	if m := p.lim.MaxHeaderBytes; m > 0 && int64(len(x.buf)) > maxCompletion*m {
 		// each block declares every namespace in scope: bound what that adds
-		return HeaderBlock{}, false, &Fault{Code: CodeSender, Version: p.v, Cause: ErrLimit,
+		return &Fault{Code: CodeSender, Version: p.v, Cause: ErrLimit,
 			Reason: fmt.Sprintf("the Header's blocks are larger than %d bytes once the namespaces in scope are declared on each", maxCompletion*m)}
 	}
 	b.XML = x.buf[at:len(x.buf):len(x.buf)]
-	return b, true, nil
+	return nil
 }
 
 // ancDecl is a namespace declaration in scope on the Header, rendered in
@@ -266,13 +326,12 @@ outer:
 type ancDecl struct{ start, end, prefix, prefixEnd int }
 
 // ancestors renders the namespace declarations in scope on the Header (the
-// current position) once, ahead of the blocks' XML, for every block's start
-// tag to copy.
-func (p *parser) ancestors() {
+// current position) once, at the start of the scratch buffer, for every
+// block's start tag to copy. It returns where the blocks start.
+func (p *parser) ancestors() int {
 	x := &p.blocks
-	if x.buf == nil {
-		x.buf = make([]byte, 0, 1024)
-	}
+	*x = xmlWriter{}
+	x.pool()
 	p.anc = p.anc0[:0]
 	for _, d := range p.r.Scope() {
 		a := ancDecl{start: len(x.buf), prefix: len(x.buf) + len(" xmlns:")}
@@ -283,6 +342,7 @@ func (p *parser) ancestors() {
 		}
 		p.anc = append(p.anc, a)
 	}
+	return len(x.buf)
 }
 
 // maxCompletion bounds the header blocks' XML, once namespace-complete, to

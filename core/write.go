@@ -283,6 +283,67 @@ func (x *xmlWriter) token(t *xmltok.Token, scope []xmltok.NS) {
 	}
 }
 
+// rawToken writes a token read by the tokenizer from raw, its input bytes
+// (xmltok.Reader.Raw), when it has them: they are well-formed XML that says
+// what the token says, so they are copied as they are instead of being
+// written out and escaped again. raw is nil when the token was decoded:
+// it is written out then (see token).
+func (x *xmlWriter) rawToken(t *xmltok.Token, raw []byte) {
+	switch {
+	case raw == nil:
+		x.token(t, nil)
+	case len(raw) == 0:
+		// the end of an empty-element tag: its "/>" was written with the
+		// start tag, unless that was written out (and is still open)
+		if x.pending {
+			wClose(x, t.Name.Prefix, t.Name.Local)
+		}
+	default:
+		x.closeStart()
+		x.buf = append(x.buf, raw...)
+		x.flushIf()
+	}
+}
+
+// startComplete writes the start tag t (raw: its input bytes, or nil) with
+// the bindings of scope that it does not declare itself (by prefix)
+// declared on it too: namespace completion for the root of a copied
+// fragment. skip, when it reports true, drops a binding of scope.
+func (x *xmlWriter) startComplete(t *xmltok.Token, raw []byte, scope []xmltok.NS, skip func(xmltok.NS) bool) {
+	n := len(t.Name.Local)
+	if len(t.Name.Prefix) > 0 {
+		n += len(t.Name.Prefix) + 1
+	}
+	if raw != nil {
+		x.closeStart()
+		x.buf = append(x.buf, raw[:1+n]...)
+	} else {
+		wOpen(x, t.Name.Prefix, t.Name.Local)
+	}
+outer:
+	for _, d := range scope {
+		for _, o := range t.NS {
+			if string(o.Prefix) == string(d.Prefix) {
+				continue outer
+			}
+		}
+		if skip == nil || !skip(d) {
+			wDecl(x, d.Prefix, d.URI)
+		}
+	}
+	if raw != nil {
+		x.buf = append(x.buf, raw[1+n:]...)
+		x.flushIf()
+		return
+	}
+	for _, d := range t.NS {
+		wDecl(x, d.Prefix, d.URI)
+	}
+	for _, a := range t.Attr {
+		wAttr(x, a.Name.Prefix, a.Name.Local, a.Value)
+	}
+}
+
 // escapes marks the bytes appendEscaped looks at: the markup characters, the
 // C0 controls, and every byte of a multi-byte character (to check it).
 const escapes = "" +

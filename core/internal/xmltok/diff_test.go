@@ -214,6 +214,17 @@ func FuzzDifferential(f *testing.F) {
 		case ourErr != nil && ourErr.Error() != ourErr2.Error():
 			t.Fatalf("read in pieces of %d: error %v, whole: %v", chunk, ourErr2, ourErr)
 		}
+		if ourErr == nil {
+			for _, c := range []int{0, chunk} {
+				re, err := rawRebuild(in, c)
+				if err != nil {
+					t.Fatalf("rebuilding from Raw (pieces of %d): %v", c, err)
+				}
+				if got, err := ourTokens(re, 0); err != nil || got != ours {
+					t.Fatalf("rebuilt from Raw (pieces of %d) %q from %q: %v, tokens\n%s\nwant\n%s", c, re, in, err, got, ours)
+				}
+			}
+		}
 		if bytes.HasPrefix(in, []byte{0xFE, 0xFF}) || bytes.HasPrefix(in, []byte{0xFF, 0xFE}) || bytes.HasPrefix(in, []byte{0xEF, 0xBB, 0xBF}) {
 			return // byte order marks: encoding/xml does not read them
 		}
@@ -241,6 +252,95 @@ func TestLaxitiesExplained(t *testing.T) {
 	for _, l := range laxities {
 		if l.msg == "" || l.why == "" {
 			t.Errorf("laxity %q has no reason", l.msg)
+		}
+	}
+}
+
+// rawRebuild writes the document back from its tokens: each token's Raw
+// bytes when it has them, else the token written out with escaping. Read
+// again, the result must give the same tokens.
+func rawRebuild(in []byte, chunk int) ([]byte, error) {
+	var s *xmltok.Reader
+	if chunk > 0 {
+		s = xmltok.NewReaderSize(&chunkReader{b: in, n: chunk}, xmltok.Limits{}, 4*chunk)
+	} else {
+		s = xmltok.NewReader(bytes.NewReader(in), xmltok.Limits{})
+		defer s.Release()
+	}
+	var out []byte
+	var rawStart []bool // per open element: its start tag was written raw
+	qname := func(n xmltok.Name) string {
+		if len(n.Prefix) > 0 {
+			return string(n.Prefix) + ":" + string(n.Local)
+		}
+		return string(n.Local)
+	}
+	esc := func(b []byte) []byte {
+		var w bytes.Buffer
+		xml.EscapeText(&w, b)
+		return w.Bytes()
+	}
+	for {
+		t, err := s.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		raw := s.Raw()
+		switch t.Kind {
+		case xmltok.StartElement:
+			rawStart = append(rawStart, raw != nil)
+			if raw != nil {
+				if !bytes.HasPrefix(raw, []byte("<"+qname(t.Name))) {
+					return nil, fmt.Errorf("raw start tag %q for %s", raw, qname(t.Name))
+				}
+				out = append(out, raw...)
+				continue
+			}
+			out = append(out, "<"+qname(t.Name)...)
+			for _, d := range t.NS {
+				if len(d.Prefix) == 0 {
+					out = append(out, ` xmlns="`...)
+				} else {
+					out = append(out, " xmlns:"+string(d.Prefix)+`="`...)
+				}
+				out = append(append(out, esc(d.URI)...), '"')
+			}
+			for _, a := range t.Attr {
+				out = append(out, " "+qname(a.Name)+`="`...)
+				out = append(append(out, esc(a.Value)...), '"')
+			}
+			out = append(out, '>')
+		case xmltok.EndElement:
+			wasRaw := rawStart[len(rawStart)-1]
+			rawStart = rawStart[:len(rawStart)-1]
+			switch {
+			case raw != nil && len(raw) == 0 && wasRaw:
+				// the end of an empty-element tag written raw
+			case raw != nil && len(raw) > 0:
+				if !bytes.HasPrefix(raw, []byte("</"+qname(t.Name))) {
+					return nil, fmt.Errorf("raw end tag %q for %s", raw, qname(t.Name))
+				}
+				out = append(out, raw...)
+			default:
+				out = append(out, "</"+qname(t.Name)+">"...)
+			}
+		case xmltok.CharData:
+			if raw != nil {
+				if !bytes.Equal(raw, t.Text) {
+					return nil, fmt.Errorf("raw text %q holds %q", raw, t.Text)
+				}
+				out = append(out, raw...)
+			} else {
+				out = append(out, esc(t.Text)...)
+			}
+		case xmltok.Comment:
+			if raw != nil && string(raw) != "<!--"+string(t.Text)+"-->" {
+				return nil, fmt.Errorf("raw comment %q holds %q", raw, t.Text)
+			}
+			out = append(out, "<!--"+string(t.Text)+"-->"...)
 		}
 	}
 }

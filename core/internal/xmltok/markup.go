@@ -82,6 +82,7 @@ func (s *Reader) comment() (*Token, error) {
 			}
 			k += n
 		}
+		s.setRaw(s.pos, s.pos+j+3)
 		s.pos += j + 3
 		return s.textToken(Comment, body), nil
 	}

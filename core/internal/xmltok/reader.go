@@ -30,6 +30,10 @@ type Reader struct {
 	raw      []rawAttr
 	scope    []NS // Scope's result
 	pooled   bool // from readBufs (NewReader), to go back there (Release)
+	// Aux is the caller's own state kept with the Reader: it survives
+	// Release and comes back with the Reader from a later NewReader (the
+	// core keeps its envelope parser here). The Reader never touches it.
+	Aux any
 	// duplicate lookups for a start tag with many attributes
 	dups     map[string]struct{}
 	expanded map[string]int
@@ -38,10 +42,14 @@ type Reader struct {
 	cutNames, cutNS, cutNSBuf int
 	hasCut                    bool
 	pendEnd                   bool // the start tag returned last was empty: its end comes next
-	inCDATA                   bool // inside a CDATA section returned in pieces
-	begun                     bool // the byte order mark has been looked for
-	root                      bool // the root element has started
-	err                       error
+	// the last token's input bytes, buf[rawFrom:rawTo], when they are what
+	// the token holds (see Raw)
+	rawFrom, rawTo int
+	rawOK          bool
+	inCDATA        bool // inside a CDATA section returned in pieces
+	begun          bool // the byte order mark has been looked for
+	root           bool // the root element has started
+	err            error
 }
 
 // elem is an open element.
@@ -69,18 +77,35 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 	return s
 }
 
-// reset makes s read r within lim, keeping its buffers.
+// reset makes s read r within lim, keeping its buffers. It writes only the
+// fields that change (a pointer written while the garbage collector marks
+// costs a write barrier, and this runs twice per document).
 func (s *Reader) reset(r io.Reader, lim Limits) {
-	keep := Reader{buf: s.buf, xmlURI: s.xmlURI, names: s.names[:0], nsbuf: s.nsbuf[:0], stack: s.stack[:0],
-		ns: s.ns[:0], attrs: s.attrs[:0], raw: s.raw[:0], scope: s.scope[:0]}
-	*s = keep
 	if s.xmlURI == nil {
 		s.xmlURI = []byte(XMLNamespace)
 	}
 	s.cnt = counter{r: r, max: lim.MaxBytes}
-	s.src = &s.cnt
+	if s.src != &s.cnt {
+		s.src = &s.cnt
+	}
+	s.pos, s.end, s.base = 0, 0, 0
+	if s.rerr != nil {
+		s.rerr = nil
+	}
+	if s.err != nil {
+		s.err = nil
+	}
 	s.lim = lim
 	s.maxTok = max(lim.MaxTokenBytes, 0)
+	s.utf16 = false
+	s.names, s.nsbuf, s.stack, s.ns = s.names[:0], s.nsbuf[:0], s.stack[:0], s.ns[:0]
+	s.attrs, s.raw, s.scope = s.attrs[:0], s.raw[:0], s.scope[:0]
+	if s.dups != nil || s.expanded != nil {
+		s.dups, s.expanded = nil, nil
+	}
+	s.cutNames, s.cutNS, s.cutNSBuf = 0, 0, 0
+	s.hasCut, s.pendEnd, s.inCDATA, s.begun, s.root = false, false, false, false, false
+	s.elemName = qname{}
 }
 
 // Release hands the Reader and its buffers back for another NewReader: s,
@@ -95,7 +120,9 @@ func (s *Reader) Release() {
 		return // grown by an unusual document: let it go
 	}
 	s.reset(nil, Limits{}) // drop the input and the error
-	s.tok = Token{}
+	if t := &s.tok; t.Name.Space != nil || t.Name.Prefix != nil || t.Name.Local != nil || t.Attr != nil || t.NS != nil || t.Text != nil {
+		*t = Token{}
+	}
 	readBufs.Put(s)
 }
 
@@ -192,6 +219,7 @@ func (s *Reader) Next() (*Token, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.rawOK = false
 	if s.hasCut {
 		s.hasCut = false
 		s.names = s.names[:s.cutNames]
@@ -199,6 +227,7 @@ func (s *Reader) Next() (*Token, error) {
 	}
 	if s.pendEnd {
 		s.pendEnd = false
+		s.setRaw(s.pos, s.pos) // the empty-element tag was the start's
 		return s.closeTop(), nil
 	}
 	if !s.begun {
@@ -251,6 +280,26 @@ func (s *Reader) Next() (*Token, error) {
 			return t, err
 		}
 	}
+}
+
+// Raw returns the input bytes of the token Next returned last when they are
+// exactly what the token holds, so that writing them is writing the token:
+// a start tag with no reference decoded and no white space normalized in its
+// attribute values (its own namespace declarations and the "/>" of an
+// empty-element tag included), an end tag (empty for an empty-element tag),
+// a comment, text outside CDATA sections with no reference and no line end
+// normalized (only a lone CR, turned into LF in place, which is the same
+// text). Otherwise it returns nil. The bytes are well-formed XML as checked;
+// they are valid until the next call to Next and must not be modified.
+func (s *Reader) Raw() []byte {
+	if !s.rawOK {
+		return nil
+	}
+	return s.buf[s.rawFrom:s.rawTo:s.rawTo]
+}
+
+func (s *Reader) setRaw(from, to int) {
+	s.rawFrom, s.rawTo, s.rawOK = from, to, true
 }
 
 // atEnd handles the end of the input (or a read error) between tokens.

@@ -254,9 +254,11 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	if s.dups != nil || s.expanded != nil {
 		s.dups, s.expanded = nil, nil
 	}
+	verbatim := true
 	for i := range s.raw {
 		a := &s.raw[i]
 		if a.decode {
+			verbatim = false
 			w, err := s.decodeValue(b, a.val, a.end)
 			if err != nil {
 				return nil, err
@@ -304,6 +306,9 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	e.bind = bind
 	s.stack = append(s.stack, e)
 	s.root = true
+	if verbatim {
+		s.setRaw(s.pos, s.pos+n)
+	}
 	s.pos += n
 	s.pendEnd = empty
 	t := &s.tok
@@ -414,6 +419,7 @@ func (s *Reader) endTag() (*Token, error) {
 			want := s.names[e.name : e.name+e.nlen]
 			if len(b) > 2+len(want) && bytes.Equal(b[2:2+len(want)], want) {
 				if c := b[2+len(want)]; c == '>' {
+					s.setRaw(s.pos, s.pos+3+len(want))
 					s.pos += 3 + len(want)
 					return s.closeTop(), nil
 				}
@@ -452,6 +458,7 @@ func (s *Reader) endTag() (*Token, error) {
 		if want := s.names[e.name : e.name+e.nlen]; !bytes.Equal(b[name.start:name.end], want) {
 			return nil, s.failAt(0, nil, "element <%s> closed by </%s>", want, b[name.start:name.end])
 		}
+		s.setRaw(s.pos, s.pos+i+1)
 		s.pos += i + 1
 		return s.closeTop(), nil
 	}

@@ -28,6 +28,9 @@ func (s *Reader) text() (*Token, error) {
 			}
 			switch {
 			case c == '<':
+				if w == k {
+					s.setRaw(s.pos, s.pos+k)
+				}
 				s.pos += k
 				return s.textToken(CharData, b[:w]), nil
 			case c == '&':
@@ -74,6 +77,9 @@ func (s *Reader) text() (*Token, error) {
 			}
 		}
 		if t, err, done := s.textMore(b, k, w, "a reference"); done {
+			if t != nil && w == k {
+				s.setRaw(s.pos-k, s.pos)
+			}
 			return t, err
 		}
 	}
