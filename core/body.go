@@ -220,8 +220,9 @@ func (b Body) Decode(v any) error {
 
 // WriteTo copies the body's children to w as namespace-complete XML.
 func (b Body) WriteTo(w io.Writer) (int64, error) {
-	if x, ok := w.(*xmlWriter); ok {
+	if sw, ok := w.(*streamWriter); ok && sw.x != nil {
 		// a stream body writing into the envelope's own writer: no second buffer
+		x := sw.x
 		start := x.written()
 		err := b.write(x, 0, "")
 		return x.written() - start, err
@@ -279,7 +280,10 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 		return s.in.copyTo(x, env)
 	case s.stream != nil:
 		x.closeStart()
-		if err := s.stream(x); err != nil {
+		sw := &streamWriter{x}
+		err := s.stream(sw)
+		sw.x = nil
+		if err != nil {
 			return err
 		}
 		return x.err

@@ -64,6 +64,7 @@ func newParser(st *readState, r *xmltok.Reader, lim Limits) *parser {
 	if p.nu != nil {
 		p.nu = nil
 	}
+	p.nbuf, p.nlen = p.nbuf[:0], p.nlen[:0]
 	st.p = p
 	return p
 }
@@ -76,11 +77,16 @@ type parser struct {
 	faultStart int64
 	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
 	// the header blocks' XML, one after the other, behind the declarations
-	// in scope on the Header: a pooled scratch buffer while the Header is
-	// read, copied into one exactly sized arena at its end
+	// in scope on the Header: a scratch buffer kept with the parser, copied
+	// into one exactly sized arena at the Header's end
 	blocks xmlWriter
 	anc    []ancDecl // the declarations in scope on the Header
 	anc0   [4]ancDecl
+	// the names of the header blocks not named yet, space then local, one
+	// after the other, and their lengths: they are made strings all at once
+	// with the body's (see names)
+	nbuf []byte
+	nlen []int
 }
 
 // release hands the tokenizer, and with it the parser, back once the
@@ -212,7 +218,6 @@ func (p *parser) header() ([]HeaderBlock, error) {
 	start := p.r.Offset()
 	blocks := p.st.blocks[:0]
 	from := p.ancestors()
-	defer p.blocks.release()
 	for {
 		t, err := p.structural("Header")
 		if err != nil {
@@ -223,6 +228,9 @@ func (p *parser) header() ([]HeaderBlock, error) {
 		}
 		if t.Kind == xmltok.EndElement {
 			keepBlocks(blocks, p.blocks.buf[from:])
+			if cap(p.blocks.buf) > maxPooledBuf {
+				p.blocks.buf = nil // grown by an unusual Header: let it go
+			}
 			return blocks, nil
 		}
 		blocks = append(blocks, HeaderBlock{})
@@ -254,9 +262,16 @@ func (p *parser) block(t *xmltok.Token, start int64, b *HeaderBlock) error {
 	if len(t.Name.Space) == 0 {
 		return p.sender("header block <%s> is not namespace-qualified", t.Name.Local)
 	}
-	b.Name = xmlName(t.Name)
 	if err := b.soapAttrs(p.v, t.Attr); err != nil {
-		return err
+		b.Name = xmlName(t.Name)
+		return b.soapAttrs(p.v, t.Attr) // again, for the name in the fault
+	}
+	if n, ok := knownName(t.Name); ok {
+		b.Name = n
+	} else {
+		// named later (names): b.Name stays zero until then
+		p.nbuf = append(append(p.nbuf, t.Name.Space...), t.Name.Local...)
+		p.nlen = append(p.nlen, len(t.Name.Space), len(t.Name.Local))
 	}
 	// 1.2 fault headers are folded into the Fault when the body is one.
 	if p.v == V12 && t.Name.Is(NamespaceV12, "NotUnderstood") {
@@ -330,8 +345,10 @@ type ancDecl struct{ start, end, prefix, prefixEnd int }
 // block's start tag to copy. It returns where the blocks start.
 func (p *parser) ancestors() int {
 	x := &p.blocks
-	*x = xmlWriter{}
-	x.pool()
+	*x = xmlWriter{buf: x.buf[:0]}
+	if x.buf == nil {
+		x.buf = make([]byte, 0, 1024)
+	}
 	p.anc = p.anc0[:0]
 	for _, d := range p.r.Scope() {
 		a := ancDecl{start: len(x.buf), prefix: len(x.buf) + len(" xmlns:")}
@@ -352,14 +369,57 @@ const maxCompletion = 8
 // xmlName copies a token's name into an xml.Name, in one allocation, none
 // for the WS-Addressing headers.
 func xmlName(n xmltok.Name) xml.Name {
-	if string(n.Space) == NamespaceAddressing {
-		switch string(n.Local) {
-		case "To", "Action", "MessageID", "RelatesTo", "ReplyTo", "FaultTo":
-			return xml.Name{Space: NamespaceAddressing, Local: known(n.Local)}
-		}
+	if k, ok := knownName(n); ok {
+		return k
 	}
 	s := string(n.Space) + string(n.Local)
 	return xml.Name{Space: s[:len(n.Space)], Local: s[len(n.Space):]}
+}
+
+// knownName returns the name of a WS-Addressing header as constants.
+func knownName(n xmltok.Name) (xml.Name, bool) {
+	if string(n.Space) == NamespaceAddressing {
+		switch string(n.Local) {
+		case "To", "Action", "MessageID", "RelatesTo", "ReplyTo", "FaultTo":
+			return xml.Name{Space: NamespaceAddressing, Local: known(n.Local)}, true
+		}
+	}
+	return xml.Name{}, false
+}
+
+// names names the header blocks read without a name (block), and the
+// body's first child n when not nil, from one string.
+func (p *parser) names(blocks []HeaderBlock, n *xmltok.Name) xml.Name {
+	var body xml.Name
+	at := len(p.nbuf)
+	if n != nil {
+		if k, ok := knownName(*n); ok {
+			body, n = k, nil
+		} else {
+			p.nbuf = append(append(p.nbuf, n.Space...), n.Local...)
+		}
+	}
+	if len(p.nbuf) == 0 {
+		return body
+	}
+	all := string(p.nbuf)
+	if n != nil {
+		body = xml.Name{Space: all[at : at+len(n.Space)], Local: all[at+len(n.Space):]}
+	}
+	off, j := 0, 0
+	for i := range blocks {
+		if j == len(p.nlen) {
+			break
+		}
+		b := &blocks[i]
+		if b.Name.Local != "" {
+			continue
+		}
+		sl, ll := p.nlen[j], p.nlen[j+1]
+		b.Name = xml.Name{Space: all[off : off+sl], Local: all[off+sl : off+sl+ll]}
+		off, j = off+sl+ll, j+2
+	}
+	return body
 }
 
 // known returns the constant equal to b among the names and URIs the core
@@ -402,11 +462,12 @@ func (p *parser) body() (Body, error) {
 	}
 	src := &p.st.src
 	if t.Kind == xmltok.EndElement {
+		p.names(p.st.env.Headers, nil)
 		p.st.in = inbound{done: true, empty: true}
 		*src = bodySource{in: &p.st.in, named: true}
 		return Body{src}, p.afterBody()
 	}
-	name := xmlName(t.Name)
+	name := p.names(p.st.env.Headers, &t.Name)
 	if t.Name.Is(ns, "Fault") {
 		p.faultStart = p.r.Offset()
 		f, err := p.readFault()

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"io"
 	"sync"
 	"unicode/utf8"
@@ -11,16 +12,20 @@ import (
 // xmlWriter is the hand-written XML writer every envelope goes through: it
 // escapes once, never depends on encoding/xml's prefix choices, and appends
 // straight into the destination's own buffer when it has one
-// (AvailableBuffer: a bytes.Buffer, a bufio.Writer), else into a pooled one,
-// handed over every flushAt bytes.
+// (AvailableBuffer: a bytes.Buffer, a bufio.Writer), else into its own,
+// handed over every flushAt bytes. Writers (with their own buffers) are
+// recycled: one is never handed to code outside the core (a StreamBody's
+// func gets a streamWriter, cut off when it returns).
 type xmlWriter struct {
 	w       io.Writer
 	direct  availableBuffer // w, when it lends its buffer
 	buf     []byte
-	n       int64 // bytes handed to w
+	own     []byte // the writer's own buffer, when it has one (pooled writers)
+	n       int64  // bytes handed to w
 	err     error
 	pending bool // a start tag is open: ">" or "/>" not written yet
-	pooled  *[]byte
+	lent    bool // buf is the destination's free space
+	pooled  bool // from writeBufs, to go back there (release)
 }
 
 // availableBuffer is a writer that lends its free space: append to
@@ -33,27 +38,31 @@ type availableBuffer interface {
 // flushAt is how many bytes the writer gathers before handing them over.
 const flushAt = 4096
 
-// writeBufs recycles the buffers of writers to destinations that lend none:
-// allocating and zeroing 4 KiB per envelope was a large share of the cost of
-// writing a small message.
-var writeBufs = sync.Pool{New: func() any { b := make([]byte, 0, flushAt); return &b }}
+// maxPooledBuf is the largest buffer a recycled writer keeps.
+const maxPooledBuf = 64 << 10
+
+// writeBufs recycles writers with their buffers: allocating a writer and
+// zeroing 4 KiB per envelope was a large share of the cost of writing a
+// small message.
+var writeBufs = sync.Pool{New: func() any { return &xmlWriter{own: make([]byte, 0, flushAt)} }}
 
 // newXMLWriter returns a buffered writer to w; call release when done.
 func newXMLWriter(w io.Writer) *xmlWriter {
-	x := &xmlWriter{w: w}
+	x := writeBufs.Get().(*xmlWriter)
+	x.w, x.pooled = w, true
 	if d, ok := w.(availableBuffer); ok {
 		x.direct = d
 		if x.lend() {
 			return x
 		}
 	}
-	x.pool()
+	x.buf = x.own[:0]
 	return x
 }
 
 // lend points buf at the destination's free space, growing or flushing the
-// destination when it has too little. When it cannot, the writer uses a
-// pooled buffer from then on.
+// destination when it has too little. When it cannot, the writer uses its
+// own buffer from then on.
 func (x *xmlWriter) lend() bool {
 	b := x.direct.AvailableBuffer()
 	if cap(b) < flushAt {
@@ -71,23 +80,26 @@ func (x *xmlWriter) lend() bool {
 		x.direct = nil
 		return false
 	}
-	x.buf = b
+	x.buf, x.lent = b, true
 	return true
 }
 
-func (x *xmlWriter) pool() {
-	bp := writeBufs.Get().(*[]byte)
-	x.buf, x.pooled = (*bp)[:0], bp
-}
-
-// release returns the writer's buffer to the pool (after the final flush);
+// release recycles the writer with its own buffer (after the final flush);
 // the writer must not be used again.
 func (x *xmlWriter) release() {
-	if x.pooled != nil && cap(x.buf) <= 64<<10 {
-		*x.pooled = x.buf[:0]
-		writeBufs.Put(x.pooled)
+	if !x.pooled {
+		return
 	}
-	x.pooled, x.buf, x.w, x.direct = nil, nil, nil, nil
+	own := x.own
+	if !x.lent && cap(x.buf) > cap(own) {
+		own = x.buf // grown by a long text: keep the larger
+	}
+	if cap(own) > maxPooledBuf {
+		*x = xmlWriter{}
+		return
+	}
+	*x = xmlWriter{own: own[:0]}
+	writeBufs.Put(x)
 }
 
 // newMemWriter returns a writer that keeps everything in buf (never
@@ -124,11 +136,27 @@ func (x *xmlWriter) flush() error {
 func (x *xmlWriter) reset() {
 	switch {
 	case x.direct != nil && x.lend():
-	case x.pooled == nil:
-		x.pool()
+	case x.lent:
+		x.buf, x.lent = x.own[:0], false
 	default:
 		x.buf = x.buf[:0]
 	}
+}
+
+// streamWriter is what a StreamBody's func writes to: the envelope's writer
+// while the func runs, nothing once it has returned (the writer is
+// recycled).
+type streamWriter struct{ x *xmlWriter }
+
+// errStreamDone is the error of a write to a StreamBody's writer after its
+// func returned.
+var errStreamDone = errors.New("core: write to a StreamBody's writer after its func returned")
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	if s.x == nil {
+		return 0, errStreamDone
+	}
+	return s.x.Write(p)
 }
 
 // Write lets a streaming body func write raw XML through the writer.
