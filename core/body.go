@@ -154,11 +154,11 @@ func (b Body) Token() (xml.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, scope, err := in.next()
+	t, child, err := in.next()
 	if err != nil {
 		return nil, err
 	}
-	return in.convert(t, scope), nil
+	return in.convert(t, in.scope(child)), nil
 }
 
 // Next returns the next token of the body's children, as Token does, but
@@ -176,12 +176,12 @@ func (b Body) Next() (*Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, scope, err := in.next()
+	t, child, err := in.next()
 	if err != nil {
 		return nil, err
 	}
-	if scope != nil {
-		t.NS = scope
+	if child {
+		t.NS = in.r.Scope()
 	}
 	return t, nil
 }
@@ -309,7 +309,7 @@ type inbound struct {
 	p      *parser       // the envelope's parser; nil for an outbound body's fragment
 	// a token read ahead (finishIfDone), returned by the next call
 	peeked      *xmltok.Token
-	peekedScope []xmltok.NS
+	peekedChild bool
 	strs        *interner // Token's strings, once Token is used
 }
 
@@ -327,31 +327,32 @@ func (in *inbound) wrapErr(err error) error {
 // is anything else is kept for the next call.
 func (in *inbound) finishIfDone() {
 	for in.err == nil && !in.done && in.peeked == nil {
-		t, scope, err := in.next()
+		t, child, err := in.next()
 		if err != nil {
 			return
 		}
 		if t.Kind == xmltok.Comment || t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
 			continue
 		}
-		in.peeked, in.peekedScope = t, scope
+		in.peeked, in.peekedChild = t, child
 	}
 }
 
-// next returns the next token, with the full scope for the start tag of a
-// child of the Body (nil otherwise). Once it has returned io.EOF or an
+// next returns the next token, and whether it is the start tag of a child
+// of the Body (whose full scope in.scope gives, while the tokenizer stands
+// there). Once it has returned io.EOF or an
 // error, the tokenizer is released and never used again.
-func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
+func (in *inbound) next() (*xmltok.Token, bool, error) {
 	if in.err != nil {
-		return nil, nil, in.err
+		return nil, false, in.err
 	}
 	if in.done {
-		return nil, nil, io.EOF
+		return nil, false, io.EOF
 	}
 	if t := in.peeked; t != nil {
-		scope := in.peekedScope
-		in.peeked, in.peekedScope = nil, nil
-		return t, scope, nil
+		child := in.peekedChild
+		in.peeked, in.peekedChild = nil, false
+		return t, child, nil
 	}
 	var t *xmltok.Token
 	if in.first != nil {
@@ -360,9 +361,9 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 		var err error
 		if t, err = in.r.Next(); err != nil {
 			if err == io.EOF && in.p == nil { // a fragment ends at EOF
-				return nil, nil, in.end()
+				return nil, false, in.end()
 			}
-			return nil, nil, in.fail(in.wrapErr(err))
+			return nil, false, in.fail(in.wrapErr(err))
 		}
 	}
 	d := in.r.Depth()
@@ -371,25 +372,34 @@ func (in *inbound) next() (*xmltok.Token, []xmltok.NS, error) {
 		if d < in.depth {
 			if in.p != nil {
 				if err := in.p.afterBody(); err != nil {
-					return nil, nil, in.fail(err)
+					return nil, false, in.fail(err)
 				}
 			}
-			return nil, nil, in.end()
+			return nil, false, in.end()
 		}
 	case xmltok.StartElement:
 		if d == in.depth+1 {
 			in.nchild++
 			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
-				return nil, nil, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"})
+				return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"})
 			}
-			return t, in.r.Scope(), nil
+			return t, true, nil
 		}
 	case xmltok.CharData:
 		if d == in.depth && !xmltok.IsSpace(t.Text) {
-			return nil, nil, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"})
+			return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"})
 		}
 	}
-	return t, nil, nil
+	return t, false, nil
+}
+
+// scope is the full scope of a child's start tag next returned, nil for
+// another token.
+func (in *inbound) scope(child bool) []xmltok.NS {
+	if !child {
+		return nil
+	}
+	return in.r.Scope()
 }
 
 // end marks the stream done and releases the tokenizer.
@@ -426,7 +436,7 @@ func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
 		skip = func(d xmltok.NS) bool { return bytes.Equal(d.Prefix, env.Prefix) && bytes.Equal(d.URI, env.URI) }
 	}
 	for {
-		t, scope, err := in.next()
+		t, child, err := in.next()
 		if err == io.EOF {
 			return x.err
 		}
@@ -436,8 +446,8 @@ func (in *inbound) copyTo(x *xmlWriter, env xmltok.NS) error {
 		if t.Kind == xmltok.CharData && in.r.Depth() == in.depth && xmltok.IsSpace(t.Text) {
 			continue // whitespace between children is not content
 		}
-		if scope != nil {
-			x.startComplete(t, in.r.Raw(), scope, skip)
+		if child {
+			x.startComplete(t, in.r.Raw(), in.r.Scope(), skip)
 		} else {
 			x.rawToken(t, in.r.Raw())
 		}

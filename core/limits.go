@@ -36,24 +36,25 @@ func Unlimited() Limits {
 // (no limit), the tokenizer's convention.
 func (l Limits) resolved() Limits {
 	d := DefaultLimits()
-	pick64 := func(v, def int64) int64 {
-		switch {
-		case v == 0:
-			return def
-		case v < 0:
-			return 0
-		}
-		return v
-	}
-	pick := func(v, def int) int { return int(pick64(int64(v), int64(def))) }
 	return Limits{
-		MaxBytes:       pick64(l.MaxBytes, d.MaxBytes),
-		MaxHeaderBytes: pick64(l.MaxHeaderBytes, d.MaxHeaderBytes),
+		MaxBytes:       pick(l.MaxBytes, d.MaxBytes),
+		MaxHeaderBytes: pick(l.MaxHeaderBytes, d.MaxHeaderBytes),
 		MaxDepth:       pick(l.MaxDepth, d.MaxDepth),
 		MaxAttrs:       pick(l.MaxAttrs, d.MaxAttrs),
 		MaxNSDecls:     pick(l.MaxNSDecls, d.MaxNSDecls),
 		MaxNameLen:     pick(l.MaxNameLen, d.MaxNameLen),
 	}
+}
+
+// pick is a limit's value: its default for 0, none (0) for a negative one.
+func pick[T int | int64](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // minTokenBytes is the least bound on a single tag or comment (see

@@ -372,6 +372,19 @@ outer:
 	}
 }
 
+// plain8 reports whether the 8 bytes of s at i are all printable ASCII
+// other than the markup characters: nothing appendEscaped would look at.
+func plain8[S string | []byte](s S, i int) bool {
+	_ = s[i+7]
+	v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	ltgt := v | lo*0x02 ^ lo*0x3E                               // a zero byte for '<' (0x3C) and '>' (0x3E)
+	qamp := v | lo*0x04 ^ lo*0x26                               // a zero byte for '"' (0x22) and '&' (0x26)
+	t := (v-lo*0x20)&^v | (ltgt-lo)&^ltgt | (qamp-lo)&^qamp | v // a high bit: a control, a zero byte above, or non-ASCII
+	return t&hi == 0
+}
+
 // escapes marks the bytes appendEscaped looks at: the markup characters, the
 // C0 controls, and every byte of a multi-byte character (to check it).
 const escapes = "" +
@@ -398,6 +411,12 @@ const escapes = "" +
 func appendEscaped[S string | []byte](dst []byte, s S, attr bool) []byte {
 	last := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plain8(s, i) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if escapes[c] == 0 {
 			i++
