@@ -227,7 +227,7 @@ func writeEnvelope(x *xmlWriter, e *Envelope, o WriteOptions, head *headerExtra)
 		x.raw(`<?xml version="1.0" encoding="utf-8"?>`)
 	}
 	x.open(p, "Envelope")
-	x.decl(p, v.Namespace())
+	x.declPlain(p, v.Namespace())
 	if head != nil && head.prefix != "" {
 		x.decl(head.prefix, head.space)
 	}

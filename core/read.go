@@ -87,6 +87,10 @@ type parser struct {
 	// with the body's (see names)
 	nbuf []byte
 	nlen []int
+	// the declarations ancestors rendered last (see sameAncestors), and
+	// where their rendering ends in blocks.buf
+	ancKey []byte
+	ancEnd int
 }
 
 // release hands the tokenizer, and with it the parser, back once the
@@ -229,7 +233,7 @@ func (p *parser) header() ([]HeaderBlock, error) {
 		if t.Kind == xmltok.EndElement {
 			keepBlocks(blocks, p.blocks.buf[from:])
 			if cap(p.blocks.buf) > maxPooledBuf {
-				p.blocks.buf = nil // grown by an unusual Header: let it go
+				p.blocks.buf, p.ancKey = nil, p.ancKey[:0] // grown by an unusual Header: let it go
 			}
 			return blocks, nil
 		}
@@ -342,9 +346,16 @@ type ancDecl struct{ start, end, prefix, prefixEnd int }
 
 // ancestors renders the namespace declarations in scope on the Header (the
 // current position) once, at the start of the scratch buffer, for every
-// block's start tag to copy. It returns where the blocks start.
+// block's start tag to copy. It returns where the blocks start. When the
+// declarations are those of the parser's last envelope (the same service
+// called again), the rendering still at the start of the scratch buffer is
+// kept.
 func (p *parser) ancestors() int {
 	x := &p.blocks
+	if p.sameAncestors() {
+		*x = xmlWriter{buf: x.buf[:p.ancEnd]}
+		return p.ancEnd
+	}
 	*x = xmlWriter{buf: x.buf[:0]}
 	if x.buf == nil {
 		x.buf = make([]byte, 0, 1024)
@@ -359,7 +370,30 @@ func (p *parser) ancestors() int {
 		}
 		p.anc = append(p.anc, a)
 	}
-	return len(x.buf)
+	p.ancKey = p.ancKey[:0]
+	for _, d := range p.r.Bindings() {
+		p.ancKey = append(append(append(append(p.ancKey, d.Prefix...), 0), d.URI...), 0)
+	}
+	p.ancEnd = len(x.buf)
+	return p.ancEnd
+}
+
+// sameAncestors reports whether the declarations in effect are those
+// ancKey holds (prefix, NUL, URI, NUL for each: neither holds a NUL).
+func (p *parser) sameAncestors() bool {
+	k := p.ancKey
+	if len(k) == 0 || cap(p.blocks.buf) < p.ancEnd {
+		return false
+	}
+	for _, d := range p.r.Bindings() {
+		n := len(d.Prefix) + len(d.URI) + 2
+		if len(k) < n || string(k[:len(d.Prefix)]) != string(d.Prefix) || k[len(d.Prefix)] != 0 ||
+			string(k[len(d.Prefix)+1:n-1]) != string(d.URI) || k[n-1] != 0 {
+			return false
+		}
+		k = k[n:]
+	}
+	return len(k) == 0
 }
 
 // maxCompletion bounds the header blocks' XML, once namespace-complete, to

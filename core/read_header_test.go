@@ -181,3 +181,59 @@ func TestParseAndNewHeaderBlock(t *testing.T) {
 	}{})
 	assert.ErrorContains(t, err, "not namespace-qualified")
 }
+
+// TestHeaderBlocksInTurn: envelopes read one after the other (the
+// tokenizer, its parser and their buffers recycled between them) each give
+// their own blocks, names and namespace completion, whether the
+// declarations around the Header change or stay the same.
+func TestHeaderBlocksInTurn(t *testing.T) {
+	env := func(decls, blocks, body string) string {
+		return `<s:Envelope xmlns:s="` + core.NamespaceV11 + `" ` + decls + `><s:Header>` + blocks +
+			`</s:Header><s:Body>` + body + `</s:Body></s:Envelope>`
+	}
+	cases := []struct {
+		in    string
+		names []xml.Name
+		xml   []string
+		body  xml.Name
+	}{
+		{env(`xmlns:a="urn:a1"`, `<h:x xmlns:h="urn:h"><a:y/></h:x><h:z xmlns:h="urn:h2"/>`, `<b:q xmlns:b="urn:b"/>`),
+			[]xml.Name{{Space: "urn:h", Local: "x"}, {Space: "urn:h2", Local: "z"}},
+			[]string{
+				`<h:x xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a1" xmlns:h="urn:h"><a:y/></h:x>`,
+				`<h:z xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a1" xmlns:h="urn:h2"/>`,
+			}, xml.Name{Space: "urn:b", Local: "q"}},
+		{env(`xmlns:a="urn:a2"`, `<h:x xmlns:h="urn:h"><a:y/></h:x>`, ``),
+			[]xml.Name{{Space: "urn:h", Local: "x"}},
+			[]string{`<h:x xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a2" xmlns:h="urn:h"><a:y/></h:x>`}, xml.Name{}},
+		{env(`xmlns:a="urn:a2"`, `<wsa:To xmlns:wsa="`+core.NamespaceAddressing+`">urn:to</wsa:To><a:w>1</a:w>`, `<a:q/>`),
+			[]xml.Name{{Space: "urn:a2", Local: "w"}},
+			[]string{`<a:w xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a2">1</a:w>`}, xml.Name{Space: "urn:a2", Local: "q"}},
+		{env(`xmlns:a="urn:a2" xmlns:b="urn:b"`, `<a:w a:k='v "q"'>1</a:w>`, `<a:q/>`),
+			[]xml.Name{{Space: "urn:a2", Local: "w"}},
+			[]string{`<a:w xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a2" xmlns:b="urn:b" a:k='v "q"'>1</a:w>`}, xml.Name{Space: "urn:a2", Local: "q"}},
+		{env(`xmlns:a="urn:a2"`, `<a:w>1</a:w>`, `<a:q/>`),
+			[]xml.Name{{Space: "urn:a2", Local: "w"}},
+			[]string{`<a:w xmlns:s="` + core.NamespaceV11 + `" xmlns:a="urn:a2">1</a:w>`}, xml.Name{Space: "urn:a2", Local: "q"}},
+		{env(`xmlns:a="urn:a1"`, `<h:x xmlns:h="urn:h" xmlns:a="urn:a3" a:k="&amp;"><a:y/></h:x>`, `<b:q xmlns:b="urn:b"/>`),
+			[]xml.Name{{Space: "urn:h", Local: "x"}},
+			[]string{`<h:x xmlns:s="` + core.NamespaceV11 + `" xmlns:h="urn:h" xmlns:a="urn:a3" a:k="&amp;"><a:y/></h:x>`},
+			xml.Name{Space: "urn:b", Local: "q"}},
+	}
+	for round := range 2 {
+		for i, tc := range cases {
+			m, err := core.ReadMessage(strings.NewReader(tc.in), core.Limits{})
+			require.NoError(t, err, "round %d, envelope %d", round, i)
+			var names []xml.Name
+			var raw []string
+			for _, b := range m.Envelope.Headers {
+				names = append(names, b.Name)
+				raw = append(raw, string(b.XML))
+			}
+			assert.Equal(t, tc.names, names, "round %d, envelope %d", round, i)
+			assert.Equal(t, tc.xml, raw, "round %d, envelope %d", round, i)
+			assert.Equal(t, tc.body, m.Body().Name(), "round %d, envelope %d", round, i)
+			require.NoError(t, m.Body().Discard())
+		}
+	}
+}

@@ -203,6 +203,17 @@ func (x *xmlWriter) attr(prefix, local, value string) { wAttr(x, prefix, local, 
 // decl writes a namespace declaration into the open tag.
 func (x *xmlWriter) decl(prefix, uri string) { wDecl(x, prefix, uri) }
 
+// declPlain writes a namespace declaration whose prefix and URI need no
+// escaping (the core's own constants).
+func (x *xmlWriter) declPlain(prefix, uri string) {
+	if len(prefix) > 0 {
+		x.buf = append(append(append(x.buf, " xmlns:"...), prefix...), `="`...)
+	} else {
+		x.buf = append(x.buf, ` xmlns="`...)
+	}
+	x.buf = append(append(x.buf, uri...), '"')
+}
+
 // close ends the element: "/>" when nothing was written since open.
 func (x *xmlWriter) close(prefix, local string) { wClose(x, prefix, local) }
 

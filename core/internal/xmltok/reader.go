@@ -180,6 +180,12 @@ func (s *Reader) Scope() []NS {
 	return s.scope
 }
 
+// Bindings returns the namespace declarations in effect at the current
+// position, outermost first, those redeclared further in included (Scope
+// gives one per prefix): a slice of the Reader's own, valid until the next
+// call to Next. Two positions with the same Bindings have the same scope.
+func (s *Reader) Bindings() []NS { return s.ns[:len(s.ns):len(s.ns)] }
+
 // InScope appends to dst every binding in effect at the current position:
 // one per prefix (the innermost), outermost first. The xml prefix is
 // implicit and never listed; neither is a default namespace undeclared
