@@ -1,6 +1,7 @@
 package smtp
 
 import (
+	"errors"
 	"net"
 	"sync"
 	"time"
@@ -118,6 +119,19 @@ type sessions struct {
 	mu    sync.Mutex
 	conns map[*capConn]struct{}
 	down  bool
+
+	closeOnce sync.Once
+}
+
+// Close closes the listener once; later calls return nil (Serve closes it,
+// then go-smtp's Shutdown closes it again).
+func (s *sessions) Close() error {
+	err := net.ErrClosed
+	s.closeOnce.Do(func() { err = s.Listener.Close() })
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
 }
 
 func (s *sessions) Accept() (net.Conn, error) {

@@ -138,17 +138,28 @@ func bodyText(t *testing.T, m *core.Message) string {
 // logRecorder is a slog.Handler that keeps the messages logged, and calls
 // hook for each.
 type logRecorder struct {
-	mu   sync.Mutex
-	msgs []string
-	hook func(msg string)
+	mu     sync.Mutex
+	msgs   []string
+	levels []slog.Level
+	errs   []string // the "err" attribute of each message, if any
+	hook   func(msg string)
 }
 
 func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
 func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler       { return l }
 func (l *logRecorder) WithGroup(string) slog.Handler            { return l }
 func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	var errText string
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "err" {
+			errText = a.Value.String()
+		}
+		return true
+	})
 	l.mu.Lock()
 	l.msgs = append(l.msgs, r.Message)
+	l.levels = append(l.levels, r.Level)
+	l.errs = append(l.errs, errText)
 	hook := l.hook
 	l.mu.Unlock()
 	if hook != nil {
@@ -175,6 +186,20 @@ func (l *logRecorder) count(s string) int {
 		}
 	}
 	return n
+}
+
+// atLeast returns the messages logged at level or above, with their
+// errors.
+func (l *logRecorder) atLeast(level slog.Level) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for i, m := range l.msgs {
+		if l.levels[i] >= level {
+			out = append(out, m+" "+l.errs[i])
+		}
+	}
+	return out
 }
 
 func (l *logRecorder) logger() *slog.Logger { return slog.New(l) }

@@ -53,11 +53,11 @@ type Maildir struct {
 	host string
 	pid  int
 	seq  atomic.Uint64
-	sync dirSyncer
 	bufs sync.Pool // of *[]byte, for copying mails in
 	// spares are files in tmp/ of acknowledged mails, reused for new ones:
 	// creating a file (an inode) costs far more than rewriting one.
 	spares chan string
+	commit committer
 
 	mu       sync.Mutex
 	queue    []string
@@ -68,8 +68,9 @@ type Maildir struct {
 }
 
 // OpenMaildir opens the Maildir at dir, creating it and its folders (mode
-// 0700) when missing.
-func OpenMaildir(dir string) (*Maildir, error) {
+// 0700) when missing. Option: WithSyncMode.
+func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
+	o := newOptions(opts)
 	for _, f := range []string{FolderTmp, FolderNew, FolderCur, FolderWork, FolderFailed} {
 		if err := os.MkdirAll(filepath.Join(dir, f), 0o700); err != nil {
 			return nil, fmt.Errorf("smtp: open maildir %s: %w", dir, err)
@@ -88,6 +89,7 @@ func OpenMaildir(dir string) (*Maildir, error) {
 		changed: make(chan struct{}),
 		spares:  make(chan string, maxSpares),
 	}
+	m.commit = committer{mb: m, mode: o.syncMode}
 	if names, err := listAll(filepath.Join(dir, FolderTmp)); err == nil {
 		for _, n := range names {
 			if strings.HasPrefix(n, sparePrefix) {
@@ -126,9 +128,10 @@ func (m *Maildir) Dir() string { return m.root }
 func (m *Maildir) Path(folder, name string) string { return filepath.Join(m.root, folder, name) }
 
 // Deliver writes a mail (RFC 5322 text) durably into new/, the way the
-// Maildir standard says: into tmp/ under a unique name, fsync'd, renamed
-// into new/, and new/ fsync'd. It returns the mail's name once all of that
-// is done; on an error nothing is left in new/.
+// Maildir standard says: into tmp/ under a unique name, synced, renamed
+// into new/, and new/ synced. It returns the mail's name once all of that
+// is done; on an error nothing is left in new/. Concurrent deliveries share
+// the syncs (see WithSyncMode).
 func (m *Maildir) Deliver(r io.Reader) (string, error) {
 	return m.deliver(nil, r)
 }
@@ -160,7 +163,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 		}
 	}
 	defer func() {
-		if err != nil {
+		if err != nil && f != nil {
 			f.Close()
 			os.Remove(tmp)
 		}
@@ -180,22 +183,13 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}
-	if err = f.Sync(); err != nil {
-		return "", fmt.Errorf("smtp: maildir: fsync: %w", err)
+	// The committer takes f and tmp over: it closes f, and removes tmp if
+	// the mail cannot be committed.
+	p := &pending{f: f, tmp: tmp, name: name}
+	f = nil
+	if err = m.commit.commit(p); err != nil {
+		return "", err
 	}
-	if err = f.Close(); err != nil {
-		return "", fmt.Errorf("smtp: maildir: %w", err)
-	}
-	if err = rename(tmp, m.Path(FolderNew, name)); err != nil {
-		return "", fmt.Errorf("smtp: maildir: %w", err)
-	}
-	if err := m.sync.sync(filepath.Join(m.root, FolderNew)); err != nil {
-		// The mail is in new/ and may or may not survive a crash: report
-		// the failure so the sender is not told it is safe.
-		os.Remove(m.Path(FolderNew, name))
-		return "", fmt.Errorf("smtp: maildir: fsync new/: %w", err)
-	}
-	m.push(name)
 	return name, nil
 }
 
@@ -411,40 +405,3 @@ func (m *Maildir) writeDurable(folder, name string, write func(io.Writer) error)
 
 // isNotExist reports whether err says a file is gone.
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
-
-// dirSyncer fsyncs a directory on behalf of many concurrent deliveries: a
-// caller waits for one fsync that started after its rename, so concurrent
-// renames share fsyncs (group commit).
-type dirSyncer struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	started uint64
-	done    uint64
-	running bool
-	err     error
-}
-
-func (s *dirSyncer) sync(dir string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cond == nil {
-		s.cond = sync.NewCond(&s.mu)
-	}
-	want := s.started + 1
-	for s.done < want {
-		if s.running {
-			s.cond.Wait()
-			continue
-		}
-		s.running = true
-		s.started++
-		gen := s.started
-		s.mu.Unlock()
-		err := syncDir(dir)
-		s.mu.Lock()
-		s.running = false
-		s.done, s.err = gen, err
-		s.cond.Broadcast()
-	}
-	return s.err
-}

@@ -33,6 +33,9 @@ type options struct {
 	writeTimeout    time.Duration
 	shutdownTimeout time.Duration
 
+	// Maildir
+	syncMode SyncMode
+
 	// Receiver
 	poll         time.Duration
 	recoverEvery time.Duration
@@ -176,6 +179,12 @@ func WithTimeouts(read, write time.Duration) Option {
 func WithShutdownTimeout(d time.Duration) Option {
 	return func(o *options) { o.shutdownTimeout = d }
 }
+
+// WithSyncMode chooses how OpenMaildir's Maildir makes new mails durable
+// (SyncFiles, the default, or SyncFilesystem). Either way a mail is in new/
+// and synced, data and name, before a delivery returns (before the Server
+// answers 250); mails delivered at the same time share the syncs.
+func WithSyncMode(m SyncMode) Option { return func(o *options) { o.syncMode = m } }
 
 // WithPollInterval is how often NewReceiver looks for mail that another
 // process delivered (mail delivered by a Server on the same *Maildir is

@@ -107,11 +107,14 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	case <-ctx.Done():
 	}
 	ss.shutdown()
-	l.Close() // srv.Serve may not have registered it yet
+	if err := ss.Close(); err != nil { // srv.Serve may not have registered it yet
+		s.o.log.WarnContext(ctx, "smtp: closing the listener", slog.Any("err", err))
+	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.o.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		s.o.log.WarnContext(ctx, "smtp: sessions still open at shutdown; closing them", slog.Any("err", err))
+		// Only its ctx can fail it now: ss.Close is done.
+		s.o.log.WarnContext(ctx, "smtp: sessions still open at shutdown; closing them", slog.Any("err", err), slog.Duration("waited", s.o.shutdownTimeout))
 		srv.Close()
 	}
 	<-errc

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -84,21 +85,27 @@ func TestServerAcceptsDomainAndCase(t *testing.T) {
 }
 
 // TestServerWritesBefore250: when the client hears 250 the mail is already
-// in new/ (fsync'd: see Maildir.Deliver), tmp/ is empty, and the 250 names
-// the file.
+// in new/ (synced: see Maildir.Deliver and TestBatchCommit), tmp/ is empty,
+// and the 250 names the file; in either sync mode.
 func TestServerWritesBefore250(t *testing.T) {
-	ts := startServer(t, t.TempDir())
-	s := newSender(t, ts.addr)
-	m := ping(core.V12, "durable")
-	m.To = ts.mailto
-	require.NoError(t, s.Send(ctxT(t), m))
-	names := files(t, ts.dir, soapsmtp.FolderNew)
-	require.Len(t, names, 1)
-	assert.Empty(t, files(t, ts.dir, soapsmtp.FolderTmp))
-	assert.Contains(t, m.Meta[soapsmtp.MetaQueuedAs], names[0], "the 250 reply names the Maildir file")
-	raw, err := os.ReadFile(filepath.Join(ts.dir, soapsmtp.FolderNew, names[0]))
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(raw), "Return-Path: <sender@example.test>\r\nDelivered-To: "+ts.box+"\r\nReceived: from client.example.test"), "trace headers:\n%s", raw)
+	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncFilesystem} {
+		t.Run(mode.String(), func(t *testing.T) {
+			mb, err := soapsmtp.OpenMaildir(t.TempDir(), soapsmtp.WithSyncMode(mode))
+			require.NoError(t, err)
+			ts := startServerOn(t, mb)
+			s := newSender(t, ts.addr)
+			m := ping(core.V12, "durable")
+			m.To = ts.mailto
+			require.NoError(t, s.Send(ctxT(t), m))
+			names := files(t, ts.dir, soapsmtp.FolderNew)
+			require.Len(t, names, 1)
+			assert.Empty(t, files(t, ts.dir, soapsmtp.FolderTmp))
+			assert.Contains(t, m.Meta[soapsmtp.MetaQueuedAs], names[0], "the 250 reply names the Maildir file")
+			raw, err := os.ReadFile(filepath.Join(ts.dir, soapsmtp.FolderNew, names[0]))
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(string(raw), "Return-Path: <sender@example.test>\r\nDelivered-To: "+ts.box+"\r\nReceived: from client.example.test"), "trace headers:\n%s", raw)
+		})
+	}
 }
 
 // TestServerSessionLimits: a session beyond WithMaxSessions is answered 421
@@ -268,6 +275,46 @@ func TestServerShutdown(t *testing.T) {
 	assert.Error(t, c.Noop(), "the idle session was closed")
 	_, err = net.DialTimeout("tcp", ts.addr, time.Second)
 	assert.Error(t, err, "the listener is closed")
+}
+
+// TestServerShutdownIsQuiet: a clean shutdown logs no warning or error:
+// with no session ever opened, after sessions that ended, with a session
+// that is idle (answered 421 and closed, as it should be) and with a
+// session that sent a mail and stays.
+func TestServerShutdownIsQuiet(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, ts *testServer)
+	}{
+		{"NoSession", func(*testing.T, *testServer) {}},
+		{"SessionsEnded", func(t *testing.T, ts *testServer) {
+			for range 3 {
+				require.NoError(t, rawMail(ts.addr, "a@example.test", []string{ts.box}, "Subject: x\r\n\r\nhi\r\n"))
+			}
+		}},
+		{"IdleSession", func(t *testing.T, ts *testServer) {
+			c, err := gosmtp.Dial(ts.addr)
+			require.NoError(t, err)
+			t.Cleanup(func() { c.Close() })
+			require.NoError(t, c.Noop())
+		}},
+		{"PooledSender", func(t *testing.T, ts *testServer) {
+			s := newSender(t, ts.addr)
+			m := ping(core.V12, "x")
+			m.To = ts.mailto
+			require.NoError(t, s.Send(ctxT(t), m))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logs := &logRecorder{}
+			ts := startServer(t, t.TempDir(), soapsmtp.WithLogger(logs.logger()))
+			tt.setup(t, ts)
+			ts.shutdown()
+			assert.Empty(t, logs.atLeast(slog.LevelWarn), "warnings at a clean shutdown")
+			assert.Equal(t, 1, logs.count("smtp: serving"), "the logger is the server's")
+		})
+	}
 }
 
 // TestServerMaildirFailureIs451: a Maildir that cannot be written is a

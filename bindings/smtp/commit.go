@@ -1,0 +1,203 @@
+package smtp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// SyncMode says how a Maildir makes the data of new mails durable before
+// it moves them into new/: see WithSyncMode.
+type SyncMode int
+
+const (
+	// SyncFiles syncs each mail's file (fdatasync(2) on Linux, fsync(2)
+	// elsewhere), all the files of a batch at once. It touches nothing but
+	// the mails. The default.
+	SyncFiles SyncMode = iota
+	// SyncFilesystem syncs the whole file system the Maildir is on with one
+	// syncfs(2) per batch (Linux; elsewhere it is SyncFiles). It is faster
+	// when little else writes to that file system, and slower when much
+	// does: it also writes out every other process's unsaved data there.
+	SyncFilesystem
+)
+
+// String names the mode.
+func (m SyncMode) String() string {
+	switch m {
+	case SyncFiles:
+		return "files"
+	case SyncFilesystem:
+		return "filesystem"
+	}
+	return fmt.Sprintf("SyncMode(%d)", int(m))
+}
+
+// errNoSyncFS: syncfs(2) is not available here; sync file by file.
+var errNoSyncFS = errors.New("smtp: syncfs not available")
+
+// pending is a mail written into tmp/ (f still open), waiting to be made
+// durable and moved into new/.
+type pending struct {
+	f    *os.File
+	tmp  string // its path in tmp/
+	name string
+	err  error
+	done chan struct{}
+}
+
+// committer moves mails from tmp/ into new/ durably, in batches (group
+// commit). A mail's data is synced, then it is renamed into new/, then new/
+// is synced; only then does its delivery return. Every mail that arrives
+// while a batch is being committed joins the next batch, so that one round
+// of syncs serves them all: under load a batch holds about as many mails as
+// there are sessions waiting.
+type committer struct {
+	mb   *Maildir
+	mode SyncMode
+
+	mu      sync.Mutex
+	queue   []*pending
+	running bool
+
+	// hook, when set (tests only), runs before each sync of a batch:
+	// stage is "data" or "dir", names the batch's mails. A non-nil error
+	// fails the sync.
+	hook func(stage string, names []string) error
+}
+
+// commit makes p durable in new/ and returns nil, or returns an error and
+// leaves nothing of p in tmp/ or new/. It closes p.f.
+func (c *committer) commit(p *pending) error {
+	p.done = make(chan struct{})
+	c.mu.Lock()
+	c.queue = append(c.queue, p)
+	if !c.running {
+		c.running = true
+		go c.run()
+	}
+	c.mu.Unlock()
+	<-p.done
+	return p.err
+}
+
+// run commits batches until none is waiting.
+func (c *committer) run() {
+	var spare []*pending
+	for {
+		c.mu.Lock()
+		batch := c.queue
+		if len(batch) == 0 {
+			c.running = false
+			c.mu.Unlock()
+			return
+		}
+		c.queue = spare[:0]
+		c.mu.Unlock()
+		c.flush(batch)
+		clear(batch)
+		spare = batch
+	}
+}
+
+// flush commits one batch and answers each of its mails.
+func (c *committer) flush(batch []*pending) {
+	names := make([]string, 0, len(batch))
+	for _, p := range batch {
+		names = append(names, p.name)
+	}
+	defer func() {
+		for _, p := range batch {
+			close(p.done)
+		}
+	}()
+	fail := func(ps []*pending, err error) {
+		for _, p := range ps {
+			p.err = err
+		}
+	}
+	// 1. The mails' data.
+	err := c.callHook("data", names)
+	if err == nil {
+		err = c.syncData(batch)
+	}
+	for _, p := range batch {
+		if cerr := p.f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fail(batch, fmt.Errorf("smtp: maildir: sync: %w", err))
+		c.discard(batch, FolderTmp)
+		return
+	}
+	// 2. Into new/.
+	moved := batch[:0:0]
+	for _, p := range batch {
+		if err := rename(p.tmp, c.mb.Path(FolderNew, p.name)); err != nil {
+			p.err = fmt.Errorf("smtp: maildir: %w", err)
+			os.Remove(p.tmp)
+			continue
+		}
+		moved = append(moved, p)
+	}
+	// 3. new/ itself, so that the names survive a crash.
+	if len(moved) > 0 {
+		err := c.callHook("dir", names)
+		if err == nil {
+			err = syncDir(filepath.Join(c.mb.root, FolderNew))
+		}
+		if err != nil {
+			// The mails are in new/ and may or may not survive a crash:
+			// take them out, so that no sender is told they are safe and
+			// none is taken by a Receiver.
+			fail(moved, fmt.Errorf("smtp: maildir: fsync new/: %w", err))
+			c.discard(moved, FolderNew)
+			moved = moved[:0]
+		}
+	}
+	done := make([]string, 0, len(moved))
+	for _, p := range moved {
+		done = append(done, p.name)
+	}
+	c.mb.push(done...)
+}
+
+func (c *committer) callHook(stage string, names []string) error {
+	if c.hook == nil {
+		return nil
+	}
+	return c.hook(stage, names)
+}
+
+// discard removes the batch's files from folder.
+func (c *committer) discard(ps []*pending, folder string) {
+	for _, p := range ps {
+		os.Remove(c.mb.Path(folder, p.name))
+	}
+}
+
+// syncData makes the data of every file of the batch durable.
+func (c *committer) syncData(batch []*pending) error {
+	if c.mode == SyncFilesystem {
+		err := syncFS(batch[0].f)
+		if !errors.Is(err, errNoSyncFS) {
+			return err
+		}
+	}
+	if len(batch) == 1 {
+		return syncData(batch[0].f)
+	}
+	// All at once: the file system merges the syncs that run together into
+	// one journal commit.
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	for i, p := range batch[1:] {
+		wg.Go(func() { errs[i+1] = syncData(p.f) })
+	}
+	errs[0] = syncData(batch[0].f)
+	wg.Wait()
+	return errors.Join(errs...)
+}

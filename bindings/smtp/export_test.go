@@ -1,0 +1,10 @@
+package smtp
+
+// Hooks for the black-box tests (package smtp_test).
+
+// SetSyncHook makes mb call hook before each sync of a batch of mails:
+// stage "data" (the mails' files) or "dir" (new/, after the renames), with
+// the batch's names. An error fails that sync. Set it before mb is used.
+func SetSyncHook(mb *Maildir, hook func(stage string, names []string) error) {
+	mb.commit.hook = hook
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package smtp
+
+import "os"
+
+// syncData makes f's data durable: fsync(2).
+func syncData(f *os.File) error { return f.Sync() }
+
+// syncFS is Linux only.
+func syncFS(*os.File) error { return errNoSyncFS }
