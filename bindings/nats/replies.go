@@ -17,7 +17,8 @@ import (
 // takes its own lock, not the connection's (which nats.go's flusher holds
 // while it writes to the socket), reuses the channels replies arrive on and
 // the timers of requests whose ctx has no deadline, and needs no context
-// per request.
+// per request. The subscription is made on the first request and ends with
+// the Transport (when it is garbage collected) or the connection.
 type replies struct {
 	nc *nats.Conn
 
@@ -29,6 +30,17 @@ type replies struct {
 
 	chans  sync.Pool // of chan *nats.Msg, capacity 1, empty
 	timers sync.Pool // of stopped *time.Timer
+}
+
+// close unsubscribes the inbox: the Transport is gone (garbage collected).
+func (r *replies) close() {
+	r.mu.Lock()
+	sub := r.sub
+	r.sub = nil
+	r.mu.Unlock()
+	if sub != nil {
+		_ = sub.Unsubscribe()
+	}
 }
 
 // errReplySubscriptionEnded: the inbox subscription ended (the connection

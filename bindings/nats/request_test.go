@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -491,4 +492,35 @@ func TestRoundTripConnectionClosed(t *testing.T) {
 	}
 	_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("x", ""))))
 	assert.ErrorIs(t, err, nats.ErrConnectionClosed)
+}
+
+// TestTransportReleasesInbox: a Transport subscribes to one reply inbox,
+// whatever the number of requests, and the subscription ends once the
+// Transport is garbage; one in use keeps it.
+func TestTransportReleasesInbox(t *testing.T) {
+	s := startServer(t)
+	subscribe(t, connect(t, s), "svc.inbox", echo)
+	nc := connect(t, s)
+	before := nc.NumSubscriptions()
+	call := func(tr *soapnats.Transport) {
+		t.Helper()
+		reply, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", "x"))))
+		require.NoError(t, err)
+		assert.Equal(t, "x", text(t, reply))
+	}
+
+	kept := soapnats.NewTransport(nc, "svc.inbox")
+	for range 3 {
+		call(kept)
+	}
+	assert.Equal(t, before+1, nc.NumSubscriptions(), "one inbox for all of a Transport's requests")
+	for range 10 {
+		call(soapnats.NewTransport(nc, "svc.inbox")) // then dropped
+	}
+	require.Eventually(t, func() bool {
+		runtime.GC()
+		return nc.NumSubscriptions() == before+1
+	}, 5*time.Second, 10*time.Millisecond, "the dropped Transports' inboxes are released")
+	call(kept)
+	runtime.KeepAlive(kept)
 }

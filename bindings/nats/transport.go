@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/nats-io/nats.go"
@@ -14,14 +15,16 @@ import (
 // Transport sends SOAP messages over a NATS connection. It is a
 // core.RoundTripper (a NATS request: many in flight on one connection, each
 // bounded by its ctx) and a core.Sender (a publish, or a JetStream publish
-// for an address with a stream). It is safe for concurrent use.
+// for an address with a stream). It is safe for concurrent use; reuse one
+// for the connection's life: it subscribes to a reply inbox of its own on
+// its first request, released when the Transport is garbage collected.
 type Transport struct {
 	nc      *nats.Conn
 	def     Address // the default destination; zero: none
 	defAddr string  // def.String()
 	o       options
 	outs    outgoings
-	replies replies
+	replies *replies // not referring to the Transport, so that it can be collected
 	max     payloadLimit
 	jsOnce  func() (*Publisher, error)
 }
@@ -37,7 +40,9 @@ var (
 // replies), WithLogger. It panics if to is not a valid destination (a
 // setup error).
 func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
-	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}, replies: replies{nc: nc}}
+	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}, replies: &replies{nc: nc}}
+	// The reply inbox subscription lives as long as the Transport.
+	runtime.AddCleanup(t, (*replies).close, t.replies)
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {
@@ -100,6 +105,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		return nil, err
 	}
 	resp, err := t.replies.request(ctx, out, t.o.timeout)
+	runtime.KeepAlive(t) // its inbox stays subscribed until the reply is in
 	t.outs.put(o)
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
