@@ -18,9 +18,35 @@ const maxHeaderLine = 998
 
 // composed is a mail ready to send.
 type composed struct {
-	data      []byte
+	data      []byte // in buf
+	buf       *bytes.Buffer
 	messageID string
 	inReplyTo string
+}
+
+// maxPooled bounds the buffers a Sender keeps for reuse.
+const maxPooled = 256 << 10
+
+// getBuf returns an empty buffer from the Sender's pool.
+func (s *Sender) getBuf() *bytes.Buffer {
+	if b, ok := s.bufs.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// putBuf returns b to the pool, unless it grew large.
+func (s *Sender) putBuf(b *bytes.Buffer) {
+	if b.Cap() <= maxPooled {
+		b.Reset()
+		s.bufs.Put(b)
+	}
+}
+
+// release returns the mail's buffer; c.data is invalid afterwards.
+func (c *composed) release(s *Sender) {
+	s.putBuf(c.buf)
+	c.buf, c.data = nil, nil
 }
 
 // compose writes m as an RFC 5322 + MIME mail from from to to: the
@@ -55,13 +81,20 @@ func (s *Sender) compose(m *core.Message, to *mail.Address) (*composed, error) {
 		return nil, fmt.Errorf("smtp: subject of %d bytes: %w", len(subject), ErrHeaderTooLong)
 	}
 
-	var env bytes.Buffer
-	if _, err := m.Write(&env, core.WriteOptions{XMLDeclaration: true}); err != nil {
+	env := s.getBuf()
+	defer s.putBuf(env)
+	if _, err := m.Write(env, core.WriteOptions{XMLDeclaration: true}); err != nil {
 		return nil, fmt.Errorf("smtp: writing the envelope: %w", err)
 	}
 	c := &composed{messageID: MessageIDHeader(m.ID), inReplyTo: MessageIDHeader(m.RelatesTo)}
 
-	var b bytes.Buffer
+	b := s.getBuf()
+	ok := false
+	defer func() {
+		if !ok {
+			s.putBuf(b)
+		}
+	}()
 	b.Grow(env.Len() + env.Len()/8 + 1024)
 	hdr := func(name, value string) {
 		b.WriteString(name)
@@ -107,11 +140,11 @@ func (s *Sender) compose(m *core.Message, to *mail.Address) (*composed, error) {
 	} else {
 		hdr("Content-Transfer-Encoding", "quoted-printable")
 		b.WriteString("\r\n")
-		qp := quotedprintable.NewWriter(&b)
+		qp := quotedprintable.NewWriter(b)
 		qp.Write(body)
 		qp.Close()
 	}
-	c.data = b.Bytes()
+	c.data, c.buf, ok = b.Bytes(), b, true
 	return c, nil
 }
 

@@ -13,3 +13,8 @@ func syncDir(string) error { return nil }
 
 // rename is os.Rename.
 func rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+
+// openFile is os.OpenFile.
+func openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}

@@ -148,7 +148,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 		// one rename succeeds.
 		tmp = m.Path(FolderTmp, name)
 		if err = rename(spare, tmp); err == nil {
-			if f, err = os.OpenFile(tmp, os.O_WRONLY, 0); err == nil {
+			if f, err = openFile(tmp, os.O_WRONLY, 0); err == nil {
 				reused = true
 			} else {
 				os.Remove(tmp)
@@ -158,7 +158,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	}
 	if !reused {
 		tmp = m.Path(FolderTmp, name)
-		if f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+		if f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}

@@ -116,7 +116,7 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 // it is parked).
 func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 	src := r.mb.Path(FolderNew, name)
-	f, err := os.Open(src)
+	f, err := openFile(src, os.O_RDONLY, 0)
 	if err != nil {
 		if !isNotExist(err) {
 			r.o.log.ErrorContext(ctx, "smtp: cannot open a new mail", slog.String("file", name), slog.Any("err", err))

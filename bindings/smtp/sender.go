@@ -29,6 +29,7 @@ type Sender struct {
 	from *mail.Address
 	o    options
 	sem  chan struct{}
+	bufs sync.Pool // of *bytes.Buffer, for composing mails
 
 	mu     sync.Mutex
 	idle   []*client
@@ -78,6 +79,7 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 	if err != nil {
 		return err
 	}
+	defer c.release(s)
 	var last error
 	for attempt := range s.o.attempts {
 		if attempt > 0 {
