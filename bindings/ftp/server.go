@@ -3,6 +3,7 @@ package ftp
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"net"
@@ -20,22 +21,33 @@ import (
 // setups. It listens on loopback by default. With WithTLS it offers
 // explicit FTPS (AUTH TLS).
 //
-// It is not meant to face the Internet: goftp's passive data sockets listen
-// on every interface for up to a minute and accept the first connection
-// that comes. Put a real server (vsftpd, pure-ftpd) in front of untrusted
-// networks.
+// Its data connections are passive only (EPSV, PASV; no active mode), on
+// the IP the server listens on, from the control connection's IP only,
+// each waited for at most 30 s: the server runs its own data connections
+// instead of goftp's, which listen on every interface for up to a minute
+// and accept the first connection that comes. It is still not meant to face
+// the Internet: put a real server (vsftpd, pure-ftpd) there.
 type Server struct {
 	root  string
 	addr  string
-	ln    net.Listener // nil with TLS (goftp owns the listener)
-	srv   *server.Server
-	done  chan struct{}
+	ln    net.Listener   // ours: Close closes it
+	srv   *server.Server // goftp
+	tls   bool           // goftp serves TLS on its own listener, behind ours
+	done  chan struct{}  // goftp's Serve returned
 	ready chan struct{}
+	log   *slog.Logger
 
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
-	shut  bool
+	mu       sync.Mutex
+	ctrls    map[string]*ctrlConn   // control connections, by the client address goftp sees
+	open     map[io.Closer]struct{} // passive listeners and data connections
+	sessions sync.WaitGroup         // control connections not yet closed by their session
+	shut     bool
 }
+
+// closeWait bounds how long Close waits for goftp's sessions to end once
+// their connections are closed (they end at once; this only turns a hang
+// into a log line).
+const closeWait = 10 * time.Second
 
 // StartServer serves the folder root (created if missing) over FTP to user
 // with password. Options: WithListenAddr (default 127.0.0.1:0), WithTLS (the
@@ -49,74 +61,86 @@ func StartServer(root, user, password string, opts ...Option) (*Server, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("ftp: start server: %w", err)
 	}
-	drv, err := file.NewDriver(root)
+	fd, err := file.NewDriver(root)
 	if err != nil {
 		return nil, fmt.Errorf("ftp: start server: %w", err)
 	}
-	s := &Server{root: drv.(*file.Driver).RootPath, done: make(chan struct{}), conns: map[net.Conn]struct{}{}, ready: make(chan struct{})}
+	drv := steadyDriver{fd.(*file.Driver)}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return nil, fmt.Errorf("ftp: start server: %w", err)
+	}
+	s := &Server{
+		root: drv.RootPath, addr: ln.Addr().String(), log: o.log,
+		done: make(chan struct{}), ready: make(chan struct{}),
+		ctrls: map[string]*ctrlConn{}, open: map[io.Closer]struct{}{},
+	}
+	s.ln = &trackingListener{Listener: ln, s: s}
+	perm := server.NewSimplePerm(user, user)
+	host, _, _ := net.SplitHostPort(s.addr)
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "" // a wildcard server: passive listeners on every interface too
+	}
+	data := &dataCommands{s: s, drv: drv, perm: perm, host: host, tls: o.tls, log: o.log}
+	base := maps.Clone(server.DefaultCommands())
+	base["SIZE"] = quietSize{drv}
 	so := &server.Options{
-		Driver: drv,
-		Auth:   &server.SimpleAuth{Name: user, Password: password},
-		Perm:   server.NewSimplePerm(user, user),
-		Name:   "soapwire",
-		Logger: &logAdapter{l: o.log, ready: s.ready},
-		Commands: func() map[string]server.Command {
-			cmds := maps.Clone(server.DefaultCommands())
-			cmds["SIZE"] = quietSize{drv}
-			return cmds
-		}(),
+		Driver:   drv,
+		Auth:     &server.SimpleAuth{Name: user, Password: password},
+		Perm:     perm,
+		Name:     "soapwire",
+		Logger:   &logAdapter{l: o.log, ready: s.ready},
+		Commands: data.commands(base),
 	}
 	if o.tls == nil {
-		err = s.serve(so, o)
+		err = s.serve(so)
 	} else {
 		err = s.serveTLS(so, o)
 	}
 	if err != nil {
+		ln.Close()
 		return nil, fmt.Errorf("ftp: start server: %w", err)
 	}
 	return s, nil
 }
 
-// serve runs goftp on a listener of ours, which Close closes.
-func (s *Server) serve(so *server.Options, o options) error {
-	ln, err := net.Listen("tcp", o.listen)
-	if err != nil {
-		return err
-	}
-	host, port, _ := net.SplitHostPort(ln.Addr().String())
+// serve runs goftp on our listener.
+func (s *Server) serve(so *server.Options) error {
+	host, port, _ := net.SplitHostPort(s.addr)
 	so.Hostname = host
 	so.Port, _ = strconv.Atoi(port)
 	srv, err := server.NewServer(so)
 	if err != nil {
-		ln.Close()
 		return err
 	}
-	s.srv, s.addr = srv, ln.Addr().String()
-	s.ln = &trackingListener{Listener: ln, s: s}
+	s.srv = srv
 	go func() {
 		defer close(s.done)
 		if err := srv.Serve(s.ln); err != nil && !s.closing() {
-			o.log.Error("ftp: embedded server stopped", slog.Any("err", err))
+			s.log.Error("ftp: embedded server stopped", slog.Any("err", err))
 		}
 	}()
 	return nil
 }
 
-// serveTLS runs goftp with explicit FTPS. goftp keeps its TLS configuration
-// only when it opens the listener itself (ListenAndServe), so the port is
-// found first, and Close goes through goftp's Shutdown once a session has
-// shown that the server is serving (goftp sets its listener without a lock).
+// serveTLS runs goftp with explicit FTPS on a loopback port of its own, and
+// our listener forwards each control connection to it, so that Close can
+// end the sessions: goftp keeps its TLS configuration only when it opens
+// the listener itself (ListenAndServe), and never closes the sessions of a
+// server it shuts down. goftp's port is found first, and it is shut down
+// only once a session has shown that it is serving (goftp sets its listener
+// without a lock).
 func (s *Server) serveTLS(so *server.Options, o options) error {
 	so.TLS, so.ExplicitFTPS, so.TLSConfig = true, true, o.tls
 	var last error
 	for range 5 {
-		probe, err := net.Listen("tcp", o.listen)
+		probe, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
-		addr := probe.Addr().String()
+		inner := probe.Addr().String()
 		probe.Close()
-		host, port, _ := net.SplitHostPort(addr)
+		host, port, _ := net.SplitHostPort(inner)
 		so.Hostname = host
 		so.Port, _ = strconv.Atoi(port)
 		srv, err := server.NewServer(so)
@@ -128,23 +152,35 @@ func (s *Server) serveTLS(so *server.Options, o options) error {
 			errc <- srv.ListenAndServe()
 		}()
 		// Wait for the greeting of a first session: then goftp is serving.
-		err = waitGreeting(addr, s.ready, errc)
+		err = waitGreeting(inner, s.ready, errc)
 		if err == nil {
-			s.srv, s.addr = srv, addr
+			s.srv, s.tls = srv, true
 			go func() {
 				defer close(s.done)
 				if err := <-errc; err != nil && !errors.Is(err, server.ErrServerClosed) && !s.closing() {
-					o.log.Error("ftp: embedded server stopped", slog.Any("err", err))
+					s.log.Error("ftp: embedded server stopped", slog.Any("err", err))
 				}
 			}()
+			go s.forward(inner)
 			return nil
 		}
 		last = err
-		if o.listen != "127.0.0.1:0" && o.listen != "localhost:0" {
-			break // a fixed port: retrying cannot help
-		}
 	}
 	return last
+}
+
+// forward hands each connection to our listener on to goftp at inner.
+func (s *Server) forward(inner string) {
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			if !s.closing() {
+				s.log.Error("ftp: embedded server stopped", slog.Any("err", err))
+			}
+			return
+		}
+		go c.(*ctrlConn).relay(inner)
+	}
 }
 
 // Addr returns the host:port the server listens on.
@@ -162,8 +198,10 @@ func (s *Server) URL(dir string) string {
 	return Address{Host: s.Addr(), Dir: d}.String()
 }
 
-// Close stops listening, ends every session and waits for the server to
-// stop.
+// Close stops listening, closes every control connection, passive listener
+// and data connection, and waits for goftp's sessions to end (a session
+// waiting for a data connection, or in a transfer, ends at once) and for
+// the server to stop.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.shut {
@@ -172,21 +210,34 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.shut = true
-	conns := make([]net.Conn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
+	var closers []io.Closer
+	for _, c := range s.ctrls {
+		closers = append(closers, c.conns()...)
+	}
+	for c := range s.open {
+		closers = append(closers, c)
 	}
 	s.mu.Unlock()
-	var err error
-	if s.ln != nil {
-		err = s.ln.Close()
-	} else {
-		err = s.srv.Shutdown()
+	err := s.ln.Close()
+	if s.tls {
+		if serr := s.srv.Shutdown(); err == nil {
+			err = serr
+		}
 	}
-	for _, c := range conns {
+	for _, c := range closers {
 		c.Close()
 	}
 	<-s.done
+	ended := make(chan struct{})
+	go func() {
+		s.sessions.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeWait):
+		s.log.Warn("ftp: embedded server: sessions still running after Close")
+	}
 	return err
 }
 
@@ -194,6 +245,31 @@ func (s *Server) closing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.shut
+}
+
+// track adds a passive listener or data connection to what Close closes;
+// false once the server is closed.
+func (s *Server) track(c io.Closer) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shut {
+		return false
+	}
+	s.open[c] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(c io.Closer) {
+	s.mu.Lock()
+	delete(s.open, c)
+	s.mu.Unlock()
+}
+
+// ctrlFor returns the control connection goftp sees coming from addr.
+func (s *Server) ctrlFor(addr string) *ctrlConn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ctrls[addr]
 }
 
 // waitGreeting connects to addr until a session greets (ready closes), the
@@ -225,7 +301,7 @@ func waitGreeting(addr string, ready <-chan struct{}, errc chan error) error {
 	return errors.New("the server did not greet")
 }
 
-// trackingListener tracks the sessions' connections so Close can end them.
+// trackingListener makes a ctrlConn of each control connection.
 type trackingListener struct {
 	net.Listener
 	s *Server
@@ -242,24 +318,99 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 		c.Close()
 		return nil, net.ErrClosed
 	}
-	tc := &trackedConn{Conn: c, s: l.s}
-	l.s.conns[tc] = struct{}{}
-	return tc, nil
+	cc := &ctrlConn{Conn: c, s: l.s, client: c.RemoteAddr(), local: c.LocalAddr(), key: c.RemoteAddr().String()}
+	l.s.ctrls[cc.key] = cc
+	l.s.sessions.Add(1)
+	return cc, nil
 }
 
-type trackedConn struct {
+// ctrlConn is a control connection: goftp's own (closed by its session when
+// it ends), or with TLS the client's, relayed to goftp's listener.
+type ctrlConn struct {
 	net.Conn
-	s    *Server
-	once sync.Once
+	s      *Server
+	client net.Addr // the client's address
+	local  net.Addr // the server's address the client reached
+	key    string   // the client's address as goftp sees it
+
+	mu    sync.Mutex
+	inner net.Conn     // with TLS: the connection to goftp
+	st    *dataSession // the session's data state
+	once  sync.Once
 }
 
-func (c *trackedConn) Close() error {
+// Close is the session's end: its passive listener goes too.
+func (c *ctrlConn) Close() error {
+	err := c.Conn.Close()
 	c.once.Do(func() {
 		c.s.mu.Lock()
-		delete(c.s.conns, c)
+		if c.s.ctrls[c.key] == c {
+			delete(c.s.ctrls, c.key)
+		}
 		c.s.mu.Unlock()
+		c.mu.Lock()
+		st := c.st
+		c.mu.Unlock()
+		if st != nil {
+			if pl := st.take(); pl != nil {
+				pl.Close()
+			}
+		}
+		c.s.sessions.Done()
 	})
-	return c.Conn.Close()
+	return err
+}
+
+// conns are the connections Server.Close closes: not through Close, so that
+// the session still ends itself.
+func (c *ctrlConn) conns() []io.Closer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inner != nil {
+		return []io.Closer{c.Conn, c.inner}
+	}
+	return []io.Closer{c.Conn}
+}
+
+// attach links the session's data state.
+func (c *ctrlConn) attach(st *dataSession) {
+	c.mu.Lock()
+	c.st = st
+	c.mu.Unlock()
+}
+
+// relay copies between the client and goftp (TLS) until either side ends,
+// then ends the session.
+func (c *ctrlConn) relay(inner string) {
+	defer c.Close()
+	ic, err := net.DialTimeout("tcp", inner, 10*time.Second)
+	if err != nil {
+		c.s.log.Error("ftp: embedded server: relay", slog.Any("err", err))
+		return
+	}
+	c.s.mu.Lock()
+	delete(c.s.ctrls, c.key)
+	c.key = ic.LocalAddr().String()
+	c.s.ctrls[c.key] = c
+	shut := c.s.shut
+	c.s.mu.Unlock()
+	c.mu.Lock()
+	c.inner = ic
+	c.mu.Unlock()
+	if shut {
+		ic.Close()
+		return
+	}
+	defer ic.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(ic, c.Conn)
+		ic.Close()
+	}()
+	_, _ = io.Copy(c.Conn, ic)
+	c.Conn.Close()
+	<-done
 }
 
 // quietSize is goftp's SIZE without its write to the standard logger for a
