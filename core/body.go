@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 
@@ -196,26 +195,6 @@ func (b Body) Lookup(prefix []byte) (uri []byte, ok bool) {
 		return nil, len(prefix) == 0
 	}
 	return in.r.Lookup(prefix)
-}
-
-// Decode decodes the first child of the body into v with encoding/xml,
-// streaming.
-func (b Body) Decode(v any) error {
-	if f := b.faultOf(); f != nil {
-		return f
-	}
-	err := xml.NewTokenDecoder(b).Decode(v)
-	if err == nil {
-		if b.src != nil && b.src.in != nil {
-			b.src.in.finishIfDone()
-		}
-		return nil
-	}
-	var f *Fault
-	if errors.As(err, &f) {
-		return f
-	}
-	return &Fault{Code: CodeSender, Reason: "the body does not fit the expected value: " + err.Error(), Cause: err}
 }
 
 // WriteTo copies the body's children to w as namespace-complete XML.

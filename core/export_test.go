@@ -1,8 +1,14 @@
 package core
 
+import "reflect"
+
 // EscapesTable is the writer's table of bytes to look at, for the test that
 // recomputes it.
 const EscapesTable = escapes
 
 // Plain8 is the writer's test of 8 bytes at once (b holds at least 8).
 func Plain8(b []byte) bool { return plain8(b, 0) && plain8(string(b), 0) }
+
+// DecodePlanned reports whether Body.Decode reads into v (a pointer) on its
+// fast path rather than through encoding/xml.
+func DecodePlanned(v any) bool { return planFor(nil, reflect.TypeOf(v).Elem()) != nil }

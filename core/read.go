@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
@@ -91,6 +92,9 @@ type parser struct {
 	// where their rendering ends in blocks.buf
 	ancKey []byte
 	ancEnd int
+	// Body.Decode's plans, by type (decodeplan.go), kept from one envelope
+	// to the next
+	plans map[reflect.Type]*dplan
 }
 
 // release hands the tokenizer, and with it the parser, back once the
