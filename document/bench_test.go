@@ -1,7 +1,9 @@
 package document_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -126,4 +128,63 @@ func BenchmarkOneWay10kInterleaved(b *testing.B) {
 		b.ReportMetric(docCPU.Seconds()*1e3/n, "document-cpu-ms/batch")
 		b.ReportMetric(bareCPU.Seconds()/docCPU.Seconds(), "cpu-ratio")
 	}
+}
+
+// BenchmarkNewBody: what checking and dropping a prolog costs, beside the
+// body the document used to be copied into as is (core.RawBody, the
+// baseline), for a document without a prolog, one with a BOM, declaration
+// and comment, and the same streamed from a reader (written out).
+func BenchmarkNewBody(b *testing.B) {
+	plain := []byte(orderXML)
+	withProlog := []byte("\uFEFF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- exported -->\n" + orderXML)
+	b.Run("baseline-raw", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = core.RawBody(plain).Name()
+		}
+	})
+	b.Run("bytes-plain", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			body, err := document.NewBody(plain)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = body.Name()
+		}
+	})
+	b.Run("bytes-prolog", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			body, err := document.NewBody(withProlog)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = body.Name()
+		}
+	})
+	b.Run("baseline-copy", func(b *testing.B) {
+		b.ReportAllocs()
+		var r bytes.Reader
+		for b.Loop() {
+			r.Reset(withProlog)
+			if _, err := io.Copy(io.Discard, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reader-prolog", func(b *testing.B) {
+		b.ReportAllocs()
+		var r bytes.Reader
+		for b.Loop() {
+			r.Reset(withProlog)
+			body, err := document.NewBody(&r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := body.WriteTo(io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

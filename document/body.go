@@ -82,6 +82,9 @@ func copyBody(r io.Reader) core.Body {
 // stripBytes returns doc from its root element on (nil for a document of
 // whitespace only), having checked its prolog.
 func stripBytes(doc []byte) ([]byte, error) {
+	if len(doc) > 1 && doc[0] == '<' && isNameStart(doc[1]) {
+		return doc, nil // no prolog: the common case, without a reader
+	}
 	if bytes.HasPrefix(doc, bomUTF16BE) || bytes.HasPrefix(doc, bomUTF16LE) {
 		rest, err := stripStream(bytes.NewReader(doc))
 		if err != nil {

@@ -158,10 +158,10 @@ func (p *prolog) procInst() error {
 	var end byte
 	for {
 		c, err := p.next()
-		if errors.Is(err, io.EOF) {
-			return p.fail(start, "the document ends in a processing instruction")
-		}
 		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return p.fail(start, "the document ends in a processing instruction")
+			}
 			return err
 		}
 		if isSpace(c) || c == '?' {
@@ -189,13 +189,13 @@ func (p *prolog) procInst() error {
 	if end == '?' {
 		return p.fail(start, "the XML declaration has no version")
 	}
-	var decl []byte
+	decl := make([]byte, 0, 64)
 	for {
 		c, err := p.next()
-		if errors.Is(err, io.EOF) {
-			return p.fail(start, "the document ends in the XML declaration")
-		}
 		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return p.fail(start, "the document ends in the XML declaration")
+			}
 			return err
 		}
 		if c == '>' && len(decl) > 0 && decl[len(decl)-1] == '?' {
@@ -334,10 +334,10 @@ func (p *prolog) bang() error {
 	dashes := 0
 	for {
 		c, err := p.next()
-		if errors.Is(err, io.EOF) {
-			return p.fail(start, "an unterminated comment")
-		}
 		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return p.fail(start, "an unterminated comment")
+			}
 			return err
 		}
 		switch {
