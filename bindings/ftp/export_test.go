@@ -21,3 +21,7 @@ func Classify(name string) (string, string) {
 	k, reason := classify(name)
 	return [...]string{"accept", "ignore", "skip"}[k], reason
 }
+
+// ListPath is the path the embedded server lists for a LIST or NLST
+// parameter.
+func ListPath(param string) string { return listPath(param) }

@@ -110,3 +110,24 @@ func FuzzParseAddress(f *testing.F) {
 		require.Equal(t, a, b)
 	})
 }
+
+// FuzzListPath: the path the embedded server lists for a LIST or NLST
+// parameter is the parameter's tail after the leading ls options, never
+// starting with a space or an option.
+func FuzzListPath(f *testing.F) {
+	for _, s := range []string{"", "dir", "-la", "-la dir", "  -l   -a  my dir ", "-l\tdir", "-", "--", "- x", "a -l", "/in box"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, param string) {
+		got := soapftp.ListPath(param)
+		if !strings.HasSuffix(param, got) {
+			t.Fatalf("%q: %q is not its tail", param, got)
+		}
+		if strings.HasPrefix(got, " ") || strings.HasPrefix(got, "-") {
+			t.Fatalf("%q: %q starts with a space or an option", param, got)
+		}
+		if trimmed := strings.TrimLeft(param, " "); !strings.HasPrefix(trimmed, "-") && got != trimmed {
+			t.Fatalf("%q: no options, but %q", param, got)
+		}
+	})
+}

@@ -124,22 +124,18 @@ func (d *dataCommands) mlsd(sess *server.Session, st *dataSession, param string)
 	})
 }
 
-// listPath is LIST's and NLST's path, without ls options ("-la dir").
+// listPath is LIST's and NLST's path, without the ls options before it
+// ("-la dir" lists dir).
 func listPath(param string) string {
-	fields := strings.Fields(param)
-	i := 0
-	for i < len(fields) && strings.HasPrefix(fields[i], "-") {
-		i++
+	rest := strings.TrimLeft(param, " ")
+	for strings.HasPrefix(rest, "-") {
+		i := strings.IndexByte(rest, ' ')
+		if i < 0 {
+			return ""
+		}
+		rest = strings.TrimLeft(rest[i:], " ")
 	}
-	if i == 0 {
-		return strings.TrimSpace(param)
-	}
-	rest := param
-	for range i {
-		rest = strings.TrimLeft(rest, " ")
-		rest = rest[strings.IndexByte(rest+" ", ' '):]
-	}
-	return strings.TrimLeft(rest, " ")
+	return rest
 }
 
 // steadyDriver is goftp's file driver, but for listings: a file that
