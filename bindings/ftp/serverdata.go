@@ -110,7 +110,6 @@ func (d *dataCommands) commands(base map[string]server.Command) map[string]serve
 		}
 		run, ok := ours[name]
 		if !ok {
-			orig := orig
 			run = func(sess *server.Session, _ *dataSession, param string) { orig.Execute(sess, param) }
 		}
 		cmds[name] = &command{Command: orig, name: name, d: d, run: run}
