@@ -163,5 +163,6 @@ func WithSpool(memory int64, dir string) Option {
 }
 
 // WithListenAddr sets the address StartServer listens on (default
-// 127.0.0.1:0, a free loopback port).
+// 127.0.0.1:0, a free loopback port). Its passive data connections listen
+// on the same IP (on every interface only for 0.0.0.0 or ::).
 func WithListenAddr(addr string) Option { return func(o *options) { o.listen = addr } }
