@@ -42,7 +42,7 @@ var errNoSyncFS = errors.New("smtp: syncfs not available")
 // durable and moved into new/.
 type pending struct {
 	f    *os.File
-	tmp  string // its path in tmp/
+	tmp  string // its path: in tmp/, in new/ once renamed
 	name string
 	err  error
 	done chan struct{}
@@ -123,24 +123,22 @@ func (c *committer) flush(batch []*pending) {
 	if err == nil {
 		err = c.syncData(batch)
 	}
-	for _, p := range batch {
-		if cerr := p.f.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}
 	if err != nil {
 		fail(batch, fmt.Errorf("smtp: maildir: sync: %w", err))
-		c.discard(batch, FolderTmp)
+		c.discard(batch)
 		return
 	}
-	// 2. Into new/.
+	// 2. Into new/. The files stay open, and so locked if they are spares
+	// (see spare.go), until the mails are safe: a Receiver in another
+	// process that lists new/ meanwhile cannot claim them.
 	moved := batch[:0:0]
 	for _, p := range batch {
 		if err := rename(p.tmp, c.mb.Path(FolderNew, p.name)); err != nil {
 			p.err = fmt.Errorf("smtp: maildir: %w", err)
-			os.Remove(p.tmp)
+			c.discard([]*pending{p})
 			continue
 		}
+		p.tmp = c.mb.Path(FolderNew, p.name)
 		moved = append(moved, p)
 	}
 	// 3. new/ itself, so that the names survive a crash.
@@ -154,12 +152,13 @@ func (c *committer) flush(batch []*pending) {
 			// take them out, so that no sender is told they are safe and
 			// none is taken by a Receiver.
 			fail(moved, fmt.Errorf("smtp: maildir: fsync new/: %w", err))
-			c.discard(moved, FolderNew)
+			c.discard(moved)
 			moved = moved[:0]
 		}
 	}
 	done := make([]string, 0, len(moved))
 	for _, p := range moved {
+		p.f.Close() // its data is synced: nothing is left to fail
 		done = append(done, p.name)
 	}
 	c.mb.push(done...)
@@ -172,10 +171,14 @@ func (c *committer) callHook(stage string, names []string) error {
 	return c.hook(stage, names)
 }
 
-// discard removes the batch's files from folder.
-func (c *committer) discard(ps []*pending, folder string) {
+// discard removes the mails' files (in tmp/, or in new/ once renamed), then
+// closes those still open.
+func (c *committer) discard(ps []*pending) {
 	for _, p := range ps {
-		os.Remove(c.mb.Path(folder, p.name))
+		os.Remove(p.tmp)
+		if p.f != nil {
+			p.f.Close()
+		}
 	}
 }
 

@@ -83,13 +83,18 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 	mb := d.r.mb
 	work := mb.Path(FolderWork, d.name)
 	if ack {
-		var err error
-		if d.r.o.archive {
-			if err = os.MkdirAll(mb.Path(FolderDone, ""), 0o700); err == nil {
-				err = rename(work, mb.Path(FolderDone, d.name))
+		if !d.r.o.archive {
+			if err := mb.recycle(work, d.f); err != nil && !isNotExist(err) {
+				return fmt.Errorf("smtp: ack %s: %w", d.name, err)
+			} else if err != nil {
+				d.f.Close()
 			}
-		} else {
-			err = mb.recycle(work)
+			d.state = acked
+			return nil
+		}
+		err := os.MkdirAll(mb.Path(FolderDone, ""), 0o700)
+		if err == nil {
+			err = rename(work, mb.Path(FolderDone, d.name))
 		}
 		if err != nil && !isNotExist(err) {
 			return fmt.Errorf("smtp: ack %s: %w", d.name, err)

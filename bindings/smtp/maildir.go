@@ -100,27 +100,6 @@ func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
 	return m, nil
 }
 
-// addSpare keeps path (in tmp/) for reuse, or removes it when there are
-// enough.
-func (m *Maildir) addSpare(path string) {
-	select {
-	case m.spares <- path:
-	default:
-		os.Remove(path)
-	}
-}
-
-// recycle removes the mail at path from its folder, keeping its file for
-// reuse.
-func (m *Maildir) recycle(path string) error {
-	spare := m.Path(FolderTmp, sparePrefix+m.uniqueName())
-	if err := rename(path, spare); err != nil {
-		return err
-	}
-	m.addSpare(spare)
-	return nil
-}
-
 // Dir returns the Maildir's folder.
 func (m *Maildir) Dir() string { return m.root }
 
@@ -138,34 +117,20 @@ func (m *Maildir) Deliver(r io.Reader) (string, error) {
 
 func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	name = m.uniqueName()
-	var f *os.File
-	var tmp string
-	reused := false
-	select {
-	case spare := <-m.spares:
-		// Take the spare by renaming it to this delivery's name: another
-		// Maildir on the folder (another process) may know it too, and only
-		// one rename succeeds.
-		tmp = m.Path(FolderTmp, name)
-		if err = rename(spare, tmp); err == nil {
-			if f, err = openFile(tmp, os.O_WRONLY, 0); err == nil {
-				reused = true
-			} else {
-				os.Remove(tmp)
-			}
-		}
-	default:
-	}
+	f, tmp, oldSize, reused := m.takeSpare()
 	if !reused {
 		tmp = m.Path(FolderTmp, name)
 		if f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
+		// Locked like a spare, so that no Receiver claims it from new/
+		// before its batch is safe.
+		tryLock(f)
 	}
 	defer func() {
 		if err != nil && f != nil {
+			os.Remove(tmp) // before Close: a spare is locked until then
 			f.Close()
-			os.Remove(tmp)
 		}
 	}()
 	buf, _ := m.bufs.Get().(*[]byte)
@@ -178,13 +143,13 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	if err != nil {
 		return "", err
 	}
-	if reused {
+	if oldSize > size {
 		if err = f.Truncate(size); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 	}
-	// The committer takes f and tmp over: it closes f, and removes tmp if
-	// the mail cannot be committed.
+	// The committer takes f and tmp over: it renames tmp into new/ as name
+	// (or removes it), then closes f.
 	p := &pending{f: f, tmp: tmp, name: name}
 	f = nil
 	if err = m.commit.commit(p); err != nil {
@@ -373,7 +338,11 @@ func (m *Maildir) cleanTmp() {
 	}
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 36*time.Hour {
-			os.Remove(m.Path(FolderTmp, e.Name()))
+			if path := m.Path(FolderTmp, e.Name()); strings.HasPrefix(e.Name(), sparePrefix) {
+				removeSpare(path)
+			} else {
+				os.Remove(path)
+			}
 		}
 	}
 }

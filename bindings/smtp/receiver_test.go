@@ -422,27 +422,32 @@ func TestSparesSharedByTwoMaildirs(t *testing.T) {
 		require.NoError(t, d.Ack(ctxT(t)))
 	}
 	require.Len(t, files(t, dir, soapsmtp.FolderTmp), 4)
-	a, err := soapsmtp.OpenMaildir(dir) // both adopt the same 4 spares
-	require.NoError(t, err)
-	b, err := soapsmtp.OpenMaildir(dir)
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	for i, m := range []*soapsmtp.Maildir{a, b, a, b, a, b, a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			text := fmt.Sprintf("mail %d", i)
-			_, err := m.Deliver(strings.NewReader("Content-Type: text/xml\n\n" + strings.Replace(envelope11, "hello 1.1", text, 1)))
-			assert.NoError(t, err)
-		}()
-	}
-	wg.Wait()
-	got := map[string]bool{}
-	for range 8 {
-		d, err := r.Receive(ctxT(t))
+	// Each round, two more Maildirs adopt every spare in tmp/ (those of
+	// the rounds before too) and deliver at once; the mails must all
+	// arrive intact.
+	for round := range 10 {
+		a, err := soapsmtp.OpenMaildir(dir)
 		require.NoError(t, err)
-		got[bodyText(t, d.Message())] = true
-		require.NoError(t, d.Ack(ctxT(t)))
+		b, err := soapsmtp.OpenMaildir(dir)
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		for i, m := range []*soapsmtp.Maildir{a, b, a, b, a, b, a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				text := fmt.Sprintf("mail %d.%d", round, i)
+				_, err := m.Deliver(strings.NewReader("Content-Type: text/xml\n\n" + strings.Replace(envelope11, "hello 1.1", text, 1)))
+				assert.NoError(t, err)
+			}()
+		}
+		wg.Wait()
+		got := map[string]bool{}
+		for range 8 {
+			d, err := r.Receive(ctxT(t))
+			require.NoError(t, err)
+			got[bodyText(t, d.Message())] = true
+			require.NoError(t, d.Ack(ctxT(t)))
+		}
+		require.Len(t, got, 8, "round %d: every mail intact and distinct: %v", round, got)
 	}
-	assert.Len(t, got, 8, "every mail intact and distinct: %v", got)
 }
