@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 )
 
 // SyncMode says how a Maildir makes the data of new mails durable before
@@ -37,6 +38,9 @@ func (m SyncMode) String() string {
 
 // errNoSyncFS: syncfs(2) is not available here; sync file by file.
 var errNoSyncFS = errors.New("smtp: syncfs not available")
+
+// maxSyncs bounds the files SyncFiles syncs at once.
+const maxSyncs = 16
 
 // pending is a mail written into tmp/ (f still open), waiting to be made
 // durable and moved into new/.
@@ -193,14 +197,20 @@ func (c *committer) syncData(batch []*pending) error {
 	if len(batch) == 1 {
 		return syncData(batch[0].f)
 	}
-	// All at once: the file system merges the syncs that run together into
-	// one journal commit.
+	// All at once (up to maxSyncs): the file system merges the syncs that
+	// run together into one journal commit.
 	errs := make([]error, len(batch))
-	var wg sync.WaitGroup
-	for i, p := range batch[1:] {
-		wg.Go(func() { errs[i+1] = syncData(p.f) })
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(batch); i = int(next.Add(1)) - 1 {
+			errs[i] = syncData(batch[i].f)
+		}
 	}
-	errs[0] = syncData(batch[0].f)
+	var wg sync.WaitGroup
+	for range min(len(batch), maxSyncs) - 1 {
+		wg.Go(work)
+	}
+	work()
 	wg.Wait()
 	return errors.Join(errs...)
 }
