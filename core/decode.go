@@ -46,9 +46,24 @@ func (b Body) decode(v any) error {
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() && in.fastDecode() {
-		if p := planFor(in.plans(), rv.Type().Elem()); p != nil {
+		ps := in.decodeState()
+		var plans map[reflect.Type]*dplan
+		if ps != nil {
+			plans = ps.plans
+		}
+		if p := planFor(plans, rv.Type().Elem()); p != nil {
 			d := decoder{in: in}
-			return d.decode(rv.Elem(), p)
+			if ps != nil {
+				d.text, ps.dtext = ps.dtext[:0], nil
+			}
+			err := d.decode(rv.Elem(), p)
+			// the buffer goes back only while the tokenizer (and with it the
+			// parser) is still the body's: reading to the end of the Body
+			// recycles both
+			if ps != nil && in.r != nil && cap(d.text) <= maxPooledBuf {
+				ps.dtext = d.text[:0]
+			}
+			return err
 		}
 	}
 	return xml.NewTokenDecoder(prefixed{in}).Decode(v)
@@ -66,9 +81,10 @@ func (in *inbound) fastDecode() bool {
 	return lim.MaxDepth > 0 && lim.MaxNSDecls > 0 && lim.MaxDepth*(lim.MaxNSDecls+1) < 9000
 }
 
-// plans returns the decoding plans kept with the body's tokenizer (with its
-// parser, recycled with it), nil when it has none.
-func (in *inbound) plans() map[reflect.Type]*dplan {
+// decodeState returns the parser kept with the body's tokenizer (recycled
+// with it), which keeps Decode's plans and text buffer from one envelope to
+// the next; nil when the tokenizer is gone.
+func (in *inbound) decodeState() *parser {
 	if in.r == nil {
 		return nil
 	}
@@ -80,7 +96,7 @@ func (in *inbound) plans() map[reflect.Type]*dplan {
 	if p.plans == nil {
 		p.plans = make(map[reflect.Type]*dplan)
 	}
-	return p.plans
+	return p
 }
 
 // decoder reads one value with its plan: encoding/xml's unmarshal (read.go)

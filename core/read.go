@@ -92,9 +92,10 @@ type parser struct {
 	// where their rendering ends in blocks.buf
 	ancKey []byte
 	ancEnd int
-	// Body.Decode's plans, by type (decodeplan.go), kept from one envelope
-	// to the next
+	// Body.Decode's plans, by type (decodeplan.go), and its buffer for
+	// elements' text, kept from one envelope to the next
 	plans map[reflect.Type]*dplan
+	dtext []byte
 }
 
 // release hands the tokenizer, and with it the parser, back once the

@@ -39,7 +39,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,13 +60,21 @@ const echoNS = "urn:soapwire:bench"
 // -serve does; the environment also reaches a test binary, see main_test.go).
 const serveEnv = "HTTPLOAD_SERVE"
 
+// profileEnv, set in a child's environment, is a folder where the child
+// writes the CPU profile of its whole run, <kind>.pprof (-cpuprofile).
+const profileEnv = "HTTPLOAD_CPUPROFILE"
+
 func main() {
 	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-stream or net-http) and print the address")
 	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
 	duration := flag.Duration("duration", 3*time.Second, "length of each round")
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
 	inflight := flag.Int("inflight", 32, "requests in flight")
+	profile := flag.String("cpuprofile", "", "write each server's CPU profile (warm-up included) to `dir`/<server>.pprof")
 	flag.Parse()
+	if *profile != "" {
+		os.Setenv(profileEnv, *profile)
+	}
 	if k := os.Getenv(serveEnv); k != "" {
 		*serveKind = k
 	}
@@ -160,6 +170,19 @@ func serve(kind string) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
+	}
+	if dir := os.Getenv(profileEnv); dir != "" {
+		f, err := os.Create(filepath.Join(dir, kind+".pprof"))
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	srv := soaphttp.NewServer(ln.Addr().String(), h)
 	go func() {

@@ -93,6 +93,9 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := &bodyReader{r: r.Body, max: s.max}
 	m, err := core.ReadMessage(body, s.o.limits)
+	if err == nil {
+		defer recycle(m, body, r.ContentLength)
+	}
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, 0)
 		if notSOAP(f, body) {
@@ -304,6 +307,27 @@ func (rw *replyWriter) Write(p []byte) (int, error) {
 	return rw.w.Write(p)
 }
 
+// AvailableBuffer lends the free space of the reply buffer (within its
+// bound) until the reply is committed: core's envelope writer appends into
+// it and hands it back to Write, so the envelope is not copied twice.
+func (rw *replyWriter) AvailableBuffer() []byte {
+	if rw.committed {
+		return nil
+	}
+	b := rw.buf.AvailableBuffer()
+	if room := replyBuffer - rw.buf.Len(); cap(b) > room {
+		b = b[:0:max(room, 0)]
+	}
+	return b
+}
+
+// Grow makes room for n more bytes in the reply buffer, within its bound.
+func (rw *replyWriter) Grow(n int) {
+	if !rw.committed && rw.buf.Len()+n <= replyBuffer {
+		rw.buf.Grow(n)
+	}
+}
+
 func (rw *replyWriter) commit(length int) error {
 	rw.committed = true
 	h := rw.w.Header()
@@ -314,6 +338,22 @@ func (rw *replyWriter) commit(length int) error {
 	rw.w.WriteHeader(rw.status)
 	_, err := rw.w.Write(rw.buf.Bytes())
 	return err
+}
+
+// recycleBytes is how much of a request body the handler left unread that
+// is still read (and checked) once the reply is sent, so that the tokenizer
+// is recycled; a larger rest is left to net/http.
+const recycleBytes = 64 << 10
+
+// recycle reads the rest of a request body the handler did not read to its
+// end, when little is left (length is the request's Content-Length): the
+// tokenizer then goes back to its pool at once. Errors do not matter any
+// more: the reply is sent.
+func recycle(m *core.Message, body *bodyReader, length int64) {
+	if length < 0 || length-body.count() > recycleBytes {
+		return
+	}
+	m.Body().Discard()
 }
 
 // bodyReader watches the request body: how much was read and whether
@@ -340,6 +380,12 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	}
 	b.mu.Unlock()
 	return n, err
+}
+
+func (b *bodyReader) count() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.n
 }
 
 func (b *bodyReader) failed() bool {

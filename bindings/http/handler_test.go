@@ -288,3 +288,22 @@ func TestHandlerMetaAndContext(t *testing.T) {
 	require.NotNil(t, s.req)
 	assert.Equal(t, "abc", s.req.Header.Get("X-Trace"))
 }
+
+// TestCommonContentTypes: the Content-Type values the handler reads without
+// the MIME parser give what the parser gives; others go to the parser.
+func TestCommonContentTypes(t *testing.T) {
+	for _, h := range []string{
+		"text/xml; charset=utf-8", "text/xml;charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=UTF-8",
+		`text/xml; charset="utf-8"`, `text/xml; charset="UTF-8"`, "text/xml",
+		"application/soap+xml; charset=utf-8", "application/soap+xml;charset=utf-8", "application/soap+xml; charset=UTF-8",
+		"application/soap+xml;charset=UTF-8", `application/soap+xml; charset="utf-8"`, "application/soap+xml",
+	} {
+		fast, parsed := soaphttp.ContentTypeOf(h)
+		assert.NotEmpty(t, fast, "%q is read by the fast path", h)
+		assert.Equal(t, parsed, fast, "%q", h)
+	}
+	for _, h := range []string{"text/xml; charset=iso-8859-1", `application/soap+xml; action="urn:a"`, "TEXT/XML", "text/plain", ""} {
+		fast, _ := soaphttp.ContentTypeOf(h)
+		assert.Empty(t, fast, "%q is left to the MIME parser", h)
+	}
+}

@@ -18,6 +18,33 @@ type contentType struct {
 }
 
 func parseContentType(h string) (contentType, bool) {
+	if ct, ok := commonContentType(h); ok {
+		return ct, true
+	}
+	return parseMediaType(h)
+}
+
+// commonContentType reads the Content-Type values SOAP clients send most
+// without the MIME parser (its map and copies): what parseMediaType would
+// make of them (TestCommonContentTypes).
+func commonContentType(h string) (contentType, bool) {
+	switch h {
+	case "text/xml; charset=utf-8", "text/xml;charset=utf-8", "text/xml; charset=UTF-8", "text/xml;charset=UTF-8",
+		`text/xml; charset="utf-8"`, `text/xml; charset="UTF-8"`:
+		return contentType{present: true, version: core.V11, charset: "utf-8"}, true
+	case "text/xml":
+		return contentType{present: true, version: core.V11}, true
+	case "application/soap+xml; charset=utf-8", "application/soap+xml;charset=utf-8", "application/soap+xml; charset=UTF-8",
+		"application/soap+xml;charset=UTF-8", `application/soap+xml; charset="utf-8"`:
+		return contentType{present: true, version: core.V12, charset: "utf-8"}, true
+	case "application/soap+xml":
+		return contentType{present: true, version: core.V12}, true
+	}
+	return contentType{}, false
+}
+
+// parseMediaType reads any Content-Type with the MIME parser.
+func parseMediaType(h string) (contentType, bool) {
 	if strings.TrimSpace(h) == "" {
 		return contentType{}, true
 	}

@@ -2,12 +2,15 @@ package http_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -189,4 +192,84 @@ func TestHandlerReplyStreamFailure(t *testing.T) {
 		assert.Equal(t, core.CodeReceiver, f.Code)
 		assert.NotContains(t, string(data), "writer bug")
 	})
+}
+
+// TestHandlerReplySizes: replies below, around and beyond the 32 KiB the
+// handler buffers before sending come whole, with a Content-Length when
+// they fit the buffer.
+func TestHandlerReplySizes(t *testing.T) {
+	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		n, err := strconv.Atoi(m.Action)
+		if err != nil {
+			return nil, err
+		}
+		return m.Reply(core.RawBody([]byte(`<t:r xmlns:t="urn:t">` + strings.Repeat("y", n) + `</t:r>`))), nil
+	})
+	srv := serve(t, h)
+	for _, n := range []int{0, 4000, 4096, 8000, 32<<10 - 200, 32<<10 - 100, 32 << 10, 32<<10 + 100, 100 << 10} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			resp, data := post(t, srv.URL, map[string]string{"Content-Type": ctype(core.V11), "SOAPAction": strconv.Itoa(n)},
+				strings.NewReader(envelope(core.V11, "", echoBody)))
+			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
+			m, err := core.ReadMessage(bytes.NewReader(data), core.Limits{})
+			require.NoError(t, err)
+			var r struct {
+				Text string `xml:",chardata"`
+			}
+			require.NoError(t, m.Body().Decode(&r))
+			assert.Equal(t, strings.Repeat("y", n), r.Text)
+			if len(data) <= 32<<10 {
+				assert.Equal(t, strconv.Itoa(len(data)), resp.Header.Get("Content-Length"))
+			}
+		})
+	}
+}
+
+// countingBody is a request body that counts what was read from it.
+type countingBody struct {
+	r   io.Reader
+	n   int
+	eof bool
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	if err == io.EOF {
+		c.eof = true
+	}
+	return n, err
+}
+
+func (c *countingBody) Close() error { return nil }
+
+// TestHandlerReadsWhatIsLeft: once the reply is sent, a request body the
+// handler did not read is read to its end (so its tokenizer is recycled)
+// when little of it is left, and left alone when much is.
+func TestHandlerReadsWhatIsLeft(t *testing.T) {
+	lazy := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return m.Reply(core.RawBody([]byte(`<t:ok xmlns:t="urn:t"/>`))), nil
+	})
+	h := soaphttp.NewHandler(lazy)
+	for _, tc := range []struct {
+		name    string
+		size    int
+		readAll bool
+	}{
+		{"small", 1 << 10, true},
+		{"just under the bound", 60 << 10, true},
+		{"large", 1 << 20, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := envelope(core.V11, "", `<t:echoString xmlns:t="`+testNS+`"><message>`+strings.Repeat("x", tc.size)+`</message></t:echoString>`)
+			body := &countingBody{r: strings.NewReader(env)}
+			req := httptest.NewRequest(http.MethodPost, "/", nil)
+			req.Body, req.ContentLength = body, int64(len(env))
+			req.Header.Set("Content-Type", ctype(core.V11))
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+			assert.Equal(t, tc.readAll, body.eof, "read %d of %d bytes", body.n, len(env))
+		})
+	}
 }

@@ -1,0 +1,16 @@
+package http
+
+import "fmt"
+
+// ContentTypeOf is what the handler reads from a Content-Type header, as
+// a string, by the fast path and by the MIME parser: fast is "" when the
+// fast path does not know the value.
+func ContentTypeOf(h string) (fast, parsed string) {
+	show := func(ct contentType, ok bool) string {
+		return fmt.Sprintf("%+v %v", ct, ok)
+	}
+	if ct, ok := commonContentType(h); ok {
+		fast = show(ct, true)
+	}
+	return fast, show(parseMediaType(h))
+}
