@@ -45,11 +45,13 @@
 //
 // # Durability
 //
-// The Server answers 250 only after the mail is fsync'd in tmp/, renamed
-// into new/ and new/ is fsync'd. A Receiver holds a flock(2) on every mail
-// it has claimed; a claim whose process died (its lock with it) is returned
-// to new/ by the next Receiver that looks. Ack removes the mail (its file is
-// reused for a later one); Nack moves
-// it to failed/ next to a NAME.fault.xml holding the fault envelope and,
-// in its detail, the cause. Nothing is deleted on failure.
+// The Server answers 250 only after the mail's data is synced in tmp/, the
+// mail renamed into new/ and new/ synced. Mails that arrive together share
+// those syncs (group commit, WithSyncMode); a sync that fails answers 451
+// to every mail that waited for it and leaves none of them in new/. A
+// Receiver holds a flock(2) on every mail it has claimed; a claim whose
+// process died (its lock with it) is returned to new/ by the next Receiver
+// that looks. Ack removes the mail (its file is reused for a later one);
+// Nack moves it to failed/ next to a NAME.fault.xml holding the fault
+// envelope and, in its detail, the cause. Nothing is deleted on failure.
 package smtp
