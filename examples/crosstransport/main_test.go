@@ -469,22 +469,11 @@ func normalize(s string) string {
 
 // leftGoroutines returns the stacks of the goroutines running code of
 // the servers and bindings a run starts.
-//
-// One kind is let go: goftp (the embedded FTP server) gives a passive data
-// socket up to a minute to be connected, whatever happens to its session,
-// and the session's goroutine waits for it. That happens when the
-// customer's Poller is stopped between asking for a data connection and
-// making it. soapftp.Server's documentation notes goftp's minute-long
-// passive sockets, and its Close does not end them: this program cannot
-// stop those goroutines.
 func leftGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var left []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "goftp.io/server/v2.(*passiveSocket)") {
-			continue
-		}
 		for _, pkg := range []string{"soapwire/bindings/", "soapwire/core.", "soapwire/document.", "nats-io/", "goftp.io/", "go-smtp", "jlaffaye/", "net/http."} {
 			if strings.Contains(g, pkg) {
 				left = append(left, g)
