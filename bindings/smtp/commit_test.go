@@ -83,11 +83,13 @@ func (br *batchRun) send(i int) <-chan error {
 	return res
 }
 
-// waitTmp waits until tmp/ holds n files: n mails written, not committed.
-func (br *batchRun) waitTmp(t *testing.T, n int) {
+// waitQueued waits until n mails wait for the next batch, and checks that
+// they are in tmp/ with the one being committed.
+func (br *batchRun) waitQueued(t *testing.T, n int) {
 	t.Helper()
-	require.Eventually(t, func() bool { return len(files(t, br.ts.dir, soapsmtp.FolderTmp)) == n },
-		10*time.Second, time.Millisecond, "mails written into tmp/")
+	require.Eventually(t, func() bool { return soapsmtp.QueuedCommits(br.ts.mb) == n },
+		10*time.Second, time.Millisecond, "mails waiting for the next batch")
+	assert.Len(t, files(t, br.ts.dir, soapsmtp.FolderTmp), n+1, "written into tmp/")
 }
 
 // TestBatchCommit: mails written while a batch is being synced are
@@ -111,7 +113,7 @@ func TestBatchCommit(t *testing.T) {
 			for i := 1; i <= 3; i++ {
 				rest = append(rest, br.send(i))
 			}
-			br.waitTmp(t, 4)
+			br.waitQueued(t, 3)
 			assert.Empty(t, files(t, br.ts.dir, soapsmtp.FolderNew), "new/ while the first sync is held")
 			assert.Zero(t, br.replied.Load(), "a reply while the first sync is held")
 			close(br.release)
@@ -144,7 +146,7 @@ func TestBatchCommitFailure(t *testing.T) {
 				for i := 1; i <= 3; i++ {
 					rest = append(rest, br.send(i))
 				}
-				br.waitTmp(t, 4)
+				br.waitQueued(t, 3)
 				close(br.release)
 				for _, res := range append(rest, first) {
 					err := <-res

@@ -8,3 +8,10 @@ package smtp
 func SetSyncHook(mb *Maildir, hook func(stage string, names []string) error) {
 	mb.commit.hook = hook
 }
+
+// QueuedCommits returns how many mails wait for mb's next batch.
+func QueuedCommits(mb *Maildir) int {
+	mb.commit.mu.Lock()
+	defer mb.commit.mu.Unlock()
+	return len(mb.commit.queue)
+}
