@@ -19,7 +19,8 @@ import (
 //     plain address (no second recipient, no "?cc=" or other header fields);
 //     a NATS subject ("nats:subject" or "nats://host/subject") has no
 //     wildcard and does not start with "$" (the system and JetStream API
-//     subjects);
+//     subjects), and may carry one parameter, "?stream=NAME", with a valid
+//     JetStream stream name (the NATS binding's durable address);
 //   - if Hosts is not empty, the host (for mailto the domain of the address)
 //     is one of Hosts, or a subdomain of an entry written with a leading dot
 //     (".example.com" allows "a.example.com", not "example.com"). A bare
