@@ -109,3 +109,27 @@ func ExampleMessageIDHeader() {
 	// urn:uuid:6f1c7a3e-0c1b-4d5e-9f00-1234567890ab
 	// mid:CAF=x7@mail.example.org
 }
+
+// A Maildir on a file system of its own commits each batch of mails with
+// one syncfs(2); Deliver returns once the mail is synced in new/.
+func ExampleWithSyncMode() {
+	dir, err := os.MkdirTemp("", "soapwire-maildir-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	mb, err := soapsmtp.OpenMaildir(dir, soapsmtp.WithSyncMode(soapsmtp.SyncFilesystem))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	name, err := mb.Deliver(strings.NewReader("From: a@example.org\r\nContent-Type: text/xml\r\n\r\n<x/>\r\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = os.Stat(mb.Path(soapsmtp.FolderNew, name))
+	fmt.Println("in new/:", err == nil)
+	// Output: in new/: true
+}

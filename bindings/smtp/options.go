@@ -10,8 +10,8 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// Option configures NewServer, NewReceiver, NewSender or ReadMail. Each
-// option says which of them it applies to; the others ignore it.
+// Option configures OpenMaildir, NewServer, NewReceiver, NewSender or ReadMail.
+// Each option says which of them it applies to; the others ignore it.
 type Option func(*options)
 
 type options struct {
