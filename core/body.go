@@ -104,9 +104,12 @@ func (s *bodySource) bytes() ([]byte, error) {
 	case s.raw != nil:
 		return s.raw, nil
 	case s.value != nil:
-		raw, err := xml.Marshal(s.value)
-		if err != nil {
-			return nil, fmt.Errorf("core: body: %w", err)
+		raw, ok := encodeValue(nil, s.value, nil)
+		if !ok {
+			var err error
+			if raw, err = xml.Marshal(s.value); err != nil {
+				return nil, fmt.Errorf("core: body: %w", err)
+			}
 		}
 		s.raw, s.value = raw, nil
 		return raw, nil
@@ -257,6 +260,15 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 			env = xmltok.NS{Prefix: []byte(prefix), URI: []byte(v.Namespace())}
 		}
 		return s.in.copyTo(x, env)
+	case s.value != nil:
+		// written straight into the writer's buffer when the fast path
+		// writes it (encode.go), else marshalled (bytes) below
+		x.closeStart()
+		if buf, ok := encodeValue(x.buf, s.value, x.plans()); ok {
+			x.buf = buf
+			x.flushIf()
+			return x.err
+		}
 	case s.stream != nil:
 		x.closeStart()
 		sw := &streamWriter{x}

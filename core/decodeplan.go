@@ -145,6 +145,8 @@ func (b *planBuilder) direct(t reflect.Type) *dplan {
 type finfo struct {
 	name, xmlns string
 	mode        string // "element", "attr", "chardata" (chardata and cdata)
+	omit        bool   // omitempty
+	cdata       bool   // cdata (written as a CDATA section)
 }
 
 // structPlan follows encoding/xml's getTypeInfo for a struct with no
@@ -224,6 +226,7 @@ func fieldInfo(t reflect.Type, f *reflect.StructField) (finfo, bool) {
 				modes++
 			case "cdata", "chardata":
 				chardata = true
+				fi.cdata = flag == "cdata"
 				modes++
 			case "innerxml", "comment", "any":
 				other = true
@@ -232,6 +235,7 @@ func fieldInfo(t reflect.Type, f *reflect.StructField) (finfo, bool) {
 				omit = true
 			}
 		}
+		fi.omit = omit
 		switch {
 		case other, modes > 1:
 			return fi, false

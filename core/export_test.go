@@ -12,3 +12,11 @@ func Plain8(b []byte) bool { return plain8(b, 0) && plain8(string(b), 0) }
 // DecodePlanned reports whether Body.Decode reads into v (a pointer) on its
 // fast path rather than through encoding/xml.
 func DecodePlanned(v any) bool { return planFor(nil, reflect.TypeOf(v).Elem()) != nil }
+
+// EncodePlanned reports whether ValueBody writes values of v's type on its
+// fast path rather than with xml.Marshal.
+func EncodePlanned(v any) bool { return encodePlan(nil, reflect.TypeOf(v)) != nil }
+
+// EncodeValue is what the fast path writes for v; ok is false when it
+// leaves v to xml.Marshal.
+func EncodeValue(v any) (out []byte, ok bool) { return encodeValue(nil, v, nil) }

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"io"
+	"reflect"
 	"sync"
 	"unicode/utf8"
 
@@ -26,6 +27,20 @@ type xmlWriter struct {
 	pending bool // a start tag is open: ">" or "/>" not written yet
 	lent    bool // buf is the destination's free space
 	pooled  bool // from writeBufs, to go back there (release)
+	// ValueBody's plans, by type (encode.go), kept with a recycled writer
+	eplans map[reflect.Type]*eplan
+}
+
+// plans returns the writer's plan cache, nil for a writer that is not
+// recycled.
+func (x *xmlWriter) plans() map[reflect.Type]*eplan {
+	if !x.pooled {
+		return nil
+	}
+	if x.eplans == nil {
+		x.eplans = make(map[reflect.Type]*eplan)
+	}
+	return x.eplans
 }
 
 // availableBuffer is a writer that lends its free space: append to
@@ -98,7 +113,7 @@ func (x *xmlWriter) release() {
 		*x = xmlWriter{}
 		return
 	}
-	*x = xmlWriter{own: own[:0]}
+	*x = xmlWriter{own: own[:0], eplans: x.eplans}
 	writeBufs.Put(x)
 }
 
