@@ -14,7 +14,11 @@
 //   - net/http: a handler that reads the body and writes a fixed 1 KiB
 //     SOAP reply.
 //
-//   - soapwire-stream: the same without encoding/xml unmarshalling: the reply
+//   - soapwire-value: the same request decoded the same way, answered as
+//     the quickstart does, with core.ValueBody of an echoStringResponse
+//     struct (no hand-written escaping);
+//
+//   - soapwire-stream: the same without decoding into a struct: the reply
 //     streams the request's body element back as it is read.
 //
 // Rounds run every server in turn, in an order that rotates and reverses
@@ -65,7 +69,7 @@ const serveEnv = "HTTPLOAD_SERVE"
 const profileEnv = "HTTPLOAD_CPUPROFILE"
 
 func main() {
-	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-stream or net-http) and print the address")
+	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-value, soapwire-stream or net-http) and print the address")
 	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
 	duration := flag.Duration("duration", 3*time.Second, "length of each round")
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
@@ -126,6 +130,21 @@ func handler(kind string) (http.Handler, error) {
 			}
 			b.WriteString(`</return></e:echoStringResponse>`)
 			return m.Reply(core.RawBody(b.Bytes())), nil
+		})
+		return soaphttp.NewHandler(echo), nil
+	case "soapwire-value":
+		type echoResponse struct {
+			XMLName xml.Name `xml:"urn:soapwire:bench echoStringResponse"`
+			Return  string   `xml:"return"`
+		}
+		echo := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+			var req struct {
+				Message string `xml:"message"`
+			}
+			if err := m.Body().Decode(&req); err != nil {
+				return nil, err
+			}
+			return m.Reply(core.ValueBody(&echoResponse{Return: req.Message})), nil
 		})
 		return soaphttp.NewHandler(echo), nil
 	case "soapwire-stream":
@@ -355,7 +374,7 @@ func median(xs []float64) float64 {
 }
 
 func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error {
-	kinds := []string{"soapwire", "soapwire-stream", "net-http"}
+	kinds := []string{"soapwire", "soapwire-value", "soapwire-stream", "net-http"}
 	base := len(kinds) - 1 // net-http, the baseline
 	children := make([]*child, len(kinds))
 	for i, k := range kinds {

@@ -30,10 +30,10 @@ func TestRun(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4))
 	report := out.String()
-	for _, row := range []string{"| soapwire |", "| soapwire-stream |", "| net-http |"} {
+	for _, row := range []string{"| soapwire |", "| soapwire-value |", "| soapwire-stream |", "| net-http |"} {
 		assert.Contains(t, report, row)
 	}
-	assert.Equal(t, 6, strings.Count(report, "\nround "), "2 rounds of 3 servers:\n%s", report)
+	assert.Equal(t, 8, strings.Count(report, "\nround "), "2 rounds of 4 servers:\n%s", report)
 }
 
 func TestRequestIs1KiB(t *testing.T) {
