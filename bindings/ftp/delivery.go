@@ -194,9 +194,32 @@ func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 		}
 		return nil, fmt.Errorf("download %s: %w", e.name, err)
 	}
+	whole := sp.finished()
+	if whole {
+		p.taken(e.name)
+	} else if !p.settled(e.name, sp.size) {
+		// Maybe an upload still running under the final name: give it back
+		// and look again once it stopped changing (settle.go).
+		sp.close()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+		defer cancel()
+		if err := p.release(rctx, work, e.name); err != nil {
+			p.o.log.WarnContext(ctx, "ftp: claim not returned; it returns when its lease ends", slog.String("name", e.name), slog.Any("err", err))
+		}
+		p.o.log.DebugContext(ctx, "ftp: file looks unfinished; taken when it stops changing", slog.String("name", e.name), slog.Int64("size", sp.size))
+		return nil, errLost
+	}
 	if sp.size == 0 {
 		sp.close()
 		return nil, p.refuse(ctx, work, e.name, core.SenderFault("ftp: the file %s is empty", e.name))
+	}
+	if !whole {
+		// Taken as it is: read it to its end first, so that a file cut short
+		// in its Body is parked rather than delivered.
+		if err := sp.check(p.o.limits); err != nil {
+			sp.close()
+			return nil, p.refuse(ctx, work, e.name, err)
+		}
 	}
 	m, err := core.ReadMessage(sp.reader(), p.o.limits)
 	if err != nil {

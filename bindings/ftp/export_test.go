@@ -25,3 +25,7 @@ func Classify(name string) (string, string) {
 // ListPath is the path the embedded server lists for a LIST or NLST
 // parameter.
 func ListPath(param string) string { return listPath(param) }
+
+// EndsWithEnvelope is the Poller's test of a whole file: its last bytes
+// are an Envelope end tag.
+func EndsWithEnvelope(b []byte) bool { return endsWithEnvelope(b) }

@@ -30,6 +30,7 @@ type env struct {
 	srv    *soapftp.Server
 	client *soapftp.Client
 	log    *logBuffer
+	trace  *slog.Logger // everything, at debug level: printed when the test fails
 }
 
 // startServer starts an embedded server on a fresh folder.
@@ -41,20 +42,22 @@ func startServer(t testing.TB, opts ...soapftp.Option) *soapftp.Server {
 	return srv
 }
 
-// newEnv starts a server and a Client for it.
+// newEnv starts a server and a Client for it. What the server, the Client
+// and the env's Pollers log is printed if the test fails (traceOnFailure).
 func newEnv(t testing.TB, opts ...soapftp.Option) *env {
 	t.Helper()
-	srv := startServer(t)
+	trace := traceOnFailure(t)
+	srv := startServer(t, soapftp.WithLogger(trace.With("by", "server")))
 	lb := &logBuffer{}
-	c := soapftp.NewClient(srv.Addr(), testUser, testPass, append([]soapftp.Option{soapftp.WithLogger(lb.logger())}, opts...)...)
+	c := soapftp.NewClient(srv.Addr(), testUser, testPass, append([]soapftp.Option{soapftp.WithLogger(lb.logger(trace.With("by", "client")))}, opts...)...)
 	t.Cleanup(func() { c.Close() })
-	return &env{srv: srv, client: c, log: lb}
+	return &env{srv: srv, client: c, log: lb, trace: trace}
 }
 
 // poller returns a Poller on root with a short poll interval, its folders made.
 func (e *env) poller(t testing.TB, root string, opts ...soapftp.Option) *soapftp.Poller {
 	t.Helper()
-	base := []soapftp.Option{soapftp.WithPollInterval(5*time.Millisecond, 50*time.Millisecond), soapftp.WithLogger(e.log.logger())}
+	base := []soapftp.Option{soapftp.WithPollInterval(5*time.Millisecond, 50*time.Millisecond), soapftp.WithLogger(e.log.logger(e.trace.With("by", "poller "+root)))}
 	p, err := soapftp.NewPoller(e.client, root, append(base, opts...)...)
 	require.NoError(t, err)
 	require.NoError(t, p.MakeLayout(ctx(t)))
@@ -152,8 +155,56 @@ func (l *logBuffer) String() string {
 	return l.buf.String()
 }
 
-func (l *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelInfo}))
+// logger logs into the buffer at info level, and into also (if any) at
+// its own level.
+func (l *logBuffer) logger(also ...*slog.Logger) *slog.Logger {
+	hs := []slog.Handler{slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelInfo})}
+	for _, a := range also {
+		hs = append(hs, a.Handler())
+	}
+	return slog.New(slog.NewMultiHandler(hs...))
+}
+
+// traceOnFailure returns a logger, at debug level, whose lines are printed
+// through t.Log at the end of the test when it failed, and dropped when it
+// passed. Lines logged after that (a goroutine still winding down) are
+// dropped too.
+func traceOnFailure(t testing.TB) *slog.Logger {
+	tb := &traceBuffer{start: time.Now()}
+	t.Cleanup(func() { // registered first: runs after every other cleanup
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		tb.done = true
+		if t.Failed() {
+			t.Logf("trace (ms since the start of the test):\n%s", tb.buf.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(tb, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.String("ms", fmt.Sprintf("%.1f", float64(time.Since(tb.start).Microseconds())/1000))
+			}
+			return a
+		},
+	}))
+}
+
+// traceBuffer holds traceOnFailure's lines.
+type traceBuffer struct {
+	start time.Time
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	done  bool
+}
+
+func (b *traceBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.done {
+		b.buf.Write(p)
+	}
+	return len(p), nil
 }
 
 // contains waits until the log holds s.

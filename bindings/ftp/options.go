@@ -16,6 +16,7 @@ const (
 	DefaultPollInterval = 200 * time.Millisecond // first wait after an empty inbox
 	DefaultMaxInterval  = time.Second            // longest wait when the inbox stays empty
 	DefaultLease        = 2 * time.Minute        // how long a claim is held without renewal
+	DefaultSettle       = 2 * time.Second        // how long a file that looks unfinished must stay unchanged
 	DefaultSpoolMemory  = 1 << 20                // bytes of a download held in memory before spilling to disk
 )
 
@@ -34,6 +35,7 @@ type options struct {
 	pollMin     time.Duration
 	pollMax     time.Duration
 	lease       time.Duration
+	settle      time.Duration
 	limits      core.Limits
 	spoolMem    int64
 	spoolDir    string
@@ -49,6 +51,7 @@ func newOptions(opts []Option) options {
 		pollMin:     DefaultPollInterval,
 		pollMax:     DefaultMaxInterval,
 		lease:       DefaultLease,
+		settle:      DefaultSettle,
 		spoolMem:    DefaultSpoolMemory,
 		listen:      "127.0.0.1:0",
 	}
@@ -127,6 +130,25 @@ func WithPollInterval(every, limit time.Duration) Option {
 			o.pollMin = every
 		}
 		o.pollMax = max(limit, o.pollMin)
+	}
+}
+
+// WithSettle sets how long a file that looks unfinished must keep its size
+// before the Poller takes it as it is (NewPoller; default DefaultSettle). A
+// file looks unfinished when it does not end with an Envelope end tag:
+// empty, cut short, or not an envelope. Such a file may be an upload still
+// running under its final name (a partner's tool that does not upload
+// under a temporary name and rename), so the Poller returns it to the inbox
+// and waits until it stops changing; then it reads it as it is and parks
+// it when it is not a message. Whole files are taken at once, whatever
+// this says. An upload that stalls for longer than d is taken cut short
+// (and parked): give partners who upload under the final name over slow
+// links a longer d.
+func WithSettle(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.settle = d
+		}
 	}
 }
 

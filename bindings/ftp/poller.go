@@ -52,8 +52,9 @@ type Poller struct {
 	interval  time.Duration
 	recovered time.Time
 	skipped   map[string]struct{}
-	listed    int  // files the last listing queued
-	progress  bool // one of them was taken or parked
+	sightings map[string]sighting // unfinished files, by name (settle.go)
+	listed    int                 // files the last listing queued
+	progress  bool                // one of them was taken or parked
 	live      map[*delivery]struct{}
 	renewing  bool
 }
@@ -68,8 +69,8 @@ type entry struct {
 
 // NewPoller returns a Poller for the drop endpoint at root (a folder on c's
 // server) with the folders of its Layout below it. Options: WithLayout,
-// WithPollInterval, WithLease, WithLimits, WithSpool, WithLogger. It
-// creates the folders (MakeLayout) on its first Receive.
+// WithPollInterval, WithSettle, WithLease, WithLimits, WithSpool,
+// WithLogger. It creates the folders (MakeLayout) on its first Receive.
 func NewPoller(c *Client, root string, opts ...Option) (*Poller, error) {
 	o := newOptions(opts)
 	f, err := o.layout.resolve(root)
@@ -85,10 +86,11 @@ func NewPoller(c *Client, root string, opts ...Option) (*Poller, error) {
 	}
 	return &Poller{
 		c: c, f: f, o: o, owner: newOwner(), max: max,
-		closed:   make(chan struct{}),
-		interval: o.pollMin,
-		skipped:  map[string]struct{}{},
-		live:     map[*delivery]struct{}{},
+		closed:    make(chan struct{}),
+		interval:  o.pollMin,
+		skipped:   map[string]struct{}{},
+		sightings: map[string]sighting{},
+		live:      map[*delivery]struct{}{},
 	}, nil
 }
 
@@ -142,7 +144,9 @@ func (p *Poller) MakeLayout(ctx context.Context) error {
 // until one arrives, ctx is done (ctx's error) or the Poller is closed
 // (core.ErrClosed). Files it cannot read as a SOAP message (empty, not XML,
 // not an envelope, over the limits) never reach the caller: they are parked
-// in the failed folder with a fault saying why. Server errors are returned
+// in the failed folder with a fault saying why. A file that looks
+// unfinished (an upload still running under its final name) is left in the
+// inbox until it stops changing (WithSettle). Server errors are returned
 // (core.Serve logs them and retries with backoff).
 func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 	for {
@@ -280,7 +284,7 @@ func (p *Poller) refill(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("list: %w", err)
 	}
-	var found []entry
+	var accepted []entry
 	for _, e := range list {
 		if e.Type == ftp.EntryTypeFolder {
 			continue
@@ -291,16 +295,31 @@ func (p *Poller) refill(ctx context.Context) (int, error) {
 		}
 		switch kind {
 		case nameAccept:
-			found = append(found, entry{name: e.Name, size: int64(min(e.Size, 1<<62))})
+			accepted = append(accepted, entry{name: e.Name, size: int64(min(e.Size, 1<<62))})
 		case nameSkip:
 			p.skip(ctx, p.f.inbox, e.Name, reason)
 		}
 	}
-	rand.Shuffle(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] })
+	found := accepted[:0]
+	now := time.Now()
 	p.mu.Lock()
+	if len(p.sightings) > 0 {
+		listed := make(map[string]struct{}, len(accepted))
+		for _, e := range accepted {
+			listed[e.name] = struct{}{}
+		}
+		p.pruneSightings(listed)
+	}
+	for _, e := range accepted {
+		if p.ready(e.name, e.size, now) {
+			found = append(found, e)
+		}
+	}
+	rand.Shuffle(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] })
 	p.queue = append(p.queue, found...)
 	p.listed, p.progress = len(found), false
-	if len(found) > 0 {
+	if len(accepted) > 0 {
+		// Files to take, or unfinished ones to watch: keep listing often.
 		p.interval = p.o.pollMin
 	}
 	p.mu.Unlock()

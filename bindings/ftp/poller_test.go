@@ -141,13 +141,13 @@ func TestOutboxBackChannel(t *testing.T) {
 			p := e.poller(t, "/rpc")
 			serve(t, p, core.HandlerFunc(func(_ context.Context, m *core.Message) (*core.Message, error) {
 				return m.Reply(core.RawBody([]byte(`<t:Pong xmlns:t="` + testNS + `">` + text(t, m) + `</t:Pong>`))), nil
-			}), soapftp.NewSender(e.client))
+			}), soapftp.NewSender(e.client, soapftp.WithLogger(e.trace.With("by", "sender"))), core.WithLogger(e.trace.With("by", "serve")))
 			req := ping(core.V11, "are you there")
 			req.ReplyTo = replyTo
 			upload(t, e, "/rpc/inbox/request.xml", envelope(t, req))
 
 			// The peer polls the outbox.
-			out, err := soapftp.NewPoller(e.client, "/rpc", soapftp.WithLayout(soapftp.Layout{Inbox: "outbox", Work: "outbox-work", Failed: "outbox-failed"}), soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond))
+			out, err := soapftp.NewPoller(e.client, "/rpc", soapftp.WithLayout(soapftp.Layout{Inbox: "outbox", Work: "outbox-work", Failed: "outbox-failed"}), soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond), soapftp.WithLogger(e.trace.With("by", "outbox poller")))
 			require.NoError(t, err)
 			t.Cleanup(func() { out.Close() })
 			d, err := out.Receive(ctx(t))
