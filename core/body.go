@@ -289,19 +289,20 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 
 // inbound is the token stream of a body's children.
 type inbound struct {
-	r      *xmltok.Reader
-	v      Version
-	depth  int           // reader depth inside the Body element
-	first  *xmltok.Token // the first child's start tag, already read
-	nchild int           // children started
-	done   bool          // the Body (or fragment) has ended
-	empty  bool          // nothing in it
-	err    error         // sticky
-	p      *parser       // the envelope's parser; nil for an outbound body's fragment
+	r     *xmltok.Reader
+	depth int           // reader depth inside the Body element
+	first *xmltok.Token // the first child's start tag, already read
+	err   error         // sticky
+	p     *parser       // the envelope's parser; nil for an outbound body's fragment
 	// a token read ahead (finishIfDone), returned by the next call
-	peeked      *xmltok.Token
+	peeked *xmltok.Token
+	strs   *interner // Token's strings, once Token is used
+	nchild int32     // children started
+	v      Version
+	done   bool // the Body (or fragment) has ended
+	empty  bool // nothing in it
+	// peeked is the start tag of a child
 	peekedChild bool
-	strs        *interner // Token's strings, once Token is used
 }
 
 // wrapErr turns a tokenizer error into the error the body reports.

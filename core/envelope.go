@@ -36,8 +36,8 @@ type HeaderBlock struct {
 }
 
 type blockAttrs struct {
-	v              Version
 	role, enc      string
+	v              Version
 	mu, relay, set bool
 }
 

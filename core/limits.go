@@ -36,6 +36,9 @@ func Unlimited() Limits {
 // (no limit), the tokenizer's convention.
 func (l Limits) resolved() Limits {
 	d := DefaultLimits()
+	if l == (Limits{}) {
+		return d
+	}
 	return Limits{
 		MaxBytes:       pick(l.MaxBytes, d.MaxBytes),
 		MaxHeaderBytes: pick(l.MaxHeaderBytes, d.MaxHeaderBytes),

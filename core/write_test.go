@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -268,4 +269,34 @@ func TestPlain8(t *testing.T) {
 		}
 		require.Equal(t, plain(w), core.Plain8(w), "%q", w)
 	}
+}
+
+// TestStreamBodyWriterAfterReturn: the writer a StreamBody's func gets is
+// the envelope's only while the func runs; kept and used afterwards (while
+// the recycled writer serves another envelope) it writes nothing and
+// fails.
+func TestStreamBodyWriterAfterReturn(t *testing.T) {
+	var kept io.Writer
+	m := core.NewMessage(core.V11, core.StreamBody(xml.Name{Local: "a"}, func(w io.Writer) error {
+		kept = w
+		_, err := io.WriteString(w, "<a/>")
+		return err
+	}))
+	var first bytes.Buffer
+	_, err := m.WriteTo(&first)
+	require.NoError(t, err)
+	require.Contains(t, first.String(), "<a/>")
+
+	var second bytes.Buffer
+	other := core.NewMessage(core.V11, core.StreamBody(xml.Name{Local: "b"}, func(w io.Writer) error {
+		n, err := io.WriteString(kept, "<leak/>")
+		assert.Zero(t, n)
+		assert.Error(t, err)
+		_, err = io.WriteString(w, "<b/>")
+		return err
+	}))
+	_, err = other.WriteTo(&second)
+	require.NoError(t, err)
+	assert.NotContains(t, second.String(), "leak")
+	assert.Contains(t, second.String(), "<b/>")
 }
