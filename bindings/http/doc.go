@@ -19,6 +19,13 @@
 // faults 500, except SOAP 1.2 Sender faults, which are 400 (SOAP 1.2 Part 2
 // §7.5). HTTP-level refusals are 401, 405, 413 and 415.
 //
+// Replies are written into a buffer of up to 32 KiB (core's envelope writer
+// appends straight into it) before the status line, so an error while
+// writing a small reply still becomes a fault; a larger reply is streamed.
+// A request body the handler left unread is read to its end after the
+// reply when at most 64 KiB of it are left, so its tokenizer is recycled
+// and the connection kept.
+//
 // A request that is not SOAP at all (an empty body, not XML, a root element
 // other than an Envelope) is answered 400 with an empty body. Once an
 // Envelope of either version has begun, whatever is wrong with it is a
