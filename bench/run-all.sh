@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench/run-all.sh runs every benchmark that docs/benchmarks.md reports, one
+# after another in one session, and keeps each one's output in a folder:
+#
+#   bash bench/run-all.sh [OUTDIR]      # default: a new folder under /tmp
+#   DRYRUN=1 bash bench/run-all.sh      # print the commands only
+#
+# Each step prints its command and the load average before and after it, so a
+# figure taken while the machine was busy can be told apart. Every benchmark
+# measures its own baseline in the same process (ratios side by side); read
+# the ratios and medians, not single timings. Takes about 20 minutes on 2
+# cores. Needs vsftpd for the FTP step (skipped when it is not installed).
+set -u
+cd "$(dirname "$0")/.."
+out=${1:-$(mktemp -d /tmp/soapwire-bench.XXXXXX)}
+mkdir -p "$out"
+bin=$(mktemp -d /tmp/soapwire-bench-bin.XXXXXX)
+trap 'rm -rf "$bin"' EXIT
+
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime; }
+
+# step NAME COMMAND...: runs COMMAND with bash, its output in OUTDIR/NAME.txt.
+step() {
+	local name=$1
+	shift
+	if [ -n "${DRYRUN:-}" ]; then
+		printf '== %s\n%s\n' "$name" "$*"
+		return
+	fi
+	local f="$out/$name.txt"
+	{
+		echo "# $name"
+		echo "# command: $*"
+		echo "# start: $(date -u +%FT%TZ), load average $(load)"
+	} >"$f"
+	echo "== $name ($(date -u +%T), load $(load))"
+	bash -c "$*" >>"$f" 2>&1
+	local rc=$?
+	echo "# end: $(date -u +%FT%TZ), load average $(load), exit $rc" >>"$f"
+	[ $rc -eq 0 ] || echo "   $name failed (exit $rc): see $f"
+}
+
+{
+	echo "date: $(date -u +%FT%TZ)"
+	echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+	echo "go: $(go version)"
+	echo "kernel: $(uname -sr)"
+	echo "cpus: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //')"
+	echo "load average: $(load)"
+} | tee "$out/machine.txt"
+
+# Core (issues 2 and 5).
+step core-tokenizer "go test -run XXX -bench 'BenchmarkTokenizer|BenchmarkRatioTokenizer' -benchmem -count 5 ./core/"
+step core-node "go test -run XXX -bench 'BenchmarkNode|BenchmarkRatioNode|BenchmarkDecode|BenchmarkEnvelope|BenchmarkRatioEnvelope' -benchmem -count 5 ./core/"
+step core-stream "go test -run TestStreamFlatMemory -v -count 1 ./core/"
+step stream1g "go run ./bench/stream1g -size 1GiB -max-rss 64MiB"
+
+# HTTP (issues 4 and 5).
+step httpload "go run ./bench/httpload -rounds 6 -duration 3s"
+step http-server "go test -run XXX -bench BenchmarkServer -benchmem -count 5 ./bindings/http/"
+
+# SOAP encoding and RPC (issue 3): five interleaved rounds.
+step soapenc "go test -c -o $bin/soapenc.test ./core/soapenc && go test -c -o $bin/rpc.test ./core/rpc &&
+  for i in 1 2 3 4 5; do $bin/soapenc.test -test.run '^\$' -test.bench . -test.benchmem -test.cpu 1 -test.count 1;
+  (cd core/rpc && $bin/rpc.test -test.run '^\$' -test.bench ServiceEcho -test.benchmem -test.cpu 1 -test.count 1); done"
+
+# Documents (issue 6).
+step documents "go test ./document/ -run XXX -bench 'OneWay10k' -benchtime 5x -count 7 -benchmem"
+step documents-prolog "go test ./document/ -run XXX -bench NewBody -benchmem -count 5"
+
+# FTP (issue 8): pauses between rounds so TIME_WAIT sockets do not pile up.
+ftpbench="\$bin/ftp.test -test.run XXX -test.bench 'BenchmarkDrop\$' -test.benchtime 1000x"
+if command -v vsftpd >/dev/null 2>&1 || [ -x /usr/sbin/vsftpd ]; then
+	ftpbench="$ftpbench; \$bin/ftp.test -test.run XXX -test.bench 'BenchmarkDropVsftpd\$' -test.benchtime 1000x"
+fi
+step ftp "bin=$bin; go test -c -o \$bin/ftp.test ./bindings/ftp && cd bindings/ftp &&
+  for i in 1 2 3 4 5; do $ftpbench; sleep 10; done"
+
+# NATS (issue 9).
+step nats-ratio "go test -run XXX -bench BenchmarkRequestReplyRatio -benchtime 10x -count 5 ./bindings/nats/"
+step nats-seq "go test -run XXX -bench 'BenchmarkRequestReply\$' -benchtime 2s -count 5 -benchmem ./bindings/nats/"
+step nats-codec "go test -run XXX -bench BenchmarkCodec -benchmem -count 5 ./bindings/nats/"
+step nats-jetstream "go test -run XXX -bench BenchmarkJetStream -benchtime 5000x -count 5 ./bindings/nats/"
+
+# SMTP (issue 7): ten runs of the compiled test binary.
+step smtp "go test -c -o $bin/smtp.test ./bindings/smtp && cd bindings/smtp &&
+  for i in 1 2 3 4 5 6 7 8 9 10; do $bin/smtp.test -test.run XXX -test.bench BenchmarkMail -test.benchtime 3000x; done"
+
+# Examples and the CLI.
+step unixsock "go test -run XXX -bench . -benchmem -count 5 ./examples/custom-binding/unixsock/"
+step cli "go test -run XXX -bench . -benchmem -count 5 ./cmd/soapwire/"
+
+echo "done: $out (load $(load))"
