@@ -32,7 +32,8 @@ A document is wrapped in a SOAP envelope (1.2 unless --version 1.1) with
 WS-Addressing headers (MessageID, To, Action, ReplyTo, FaultTo) and a
 Conversation header, as document.Send does; its prolog (XML declaration,
 comments) is left out, and it is checked as it streams: a document a SOAP
-Body cannot hold (malformed, a DOCTYPE, not UTF-8) fails the send
+Body cannot hold (malformed, a DOCTYPE, neither UTF-8 nor UTF-16 with a
+byte order mark, which is transcoded) fails the send
 (--no-check skips the check, which reads at about 180 MB/s).
 
 A FILE that already is a SOAP 1.1 or 1.2 envelope is sent as it is: its

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/document"
 )
 
 // sniffSize is how much of the input send looks at to find the root
@@ -30,7 +31,7 @@ type payload struct {
 var (
 	errEmptyInput = errors.New("the input is empty")
 	errNoRoot     = errors.New("no XML element found")
-	errNotUTF8    = errors.New("only UTF-8 documents can be sent (an envelope may be UTF-16)")
+	errNotUTF8    = errors.New("only UTF-8 documents (or UTF-16 with a byte order mark) can be sent")
 	errDoctype    = errors.New("a DOCTYPE is not allowed in SOAP")
 	errProcInst   = errors.New("a processing instruction is not allowed in SOAP")
 )
@@ -51,12 +52,7 @@ func sniff(r io.Reader) (*payload, error) {
 		return nil, errEmptyInput
 	}
 	if bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) {
-		// UTF-16: only core's reader knows it, and only envelopes.
-		m, err := core.ReadMessage(br, sendLimits())
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", errNotUTF8, err)
-		}
-		return &payload{envelope: m}, nil
+		return sniffUTF16(br)
 	}
 	bom := 0
 	if bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}) {
@@ -78,6 +74,28 @@ func sniff(r io.Reader) (*payload, error) {
 		return nil, err
 	}
 	return &payload{root: root, doc: br}, nil
+}
+
+// sniffUTF16 reads a UTF-16 input (r starts with its byte order mark) the
+// way document.Send reads a UTF-16 document: transcoded to UTF-8, its
+// prolog checked and dropped; what follows is sniffed as UTF-8, so an
+// envelope is sent as it is and anything else is wrapped.
+func sniffUTF16(r io.Reader) (*payload, error) {
+	body, err := document.NewBody(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading the UTF-16 input: %w", err)
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := body.WriteTo(pw)
+		pw.CloseWithError(err)
+	}()
+	p, err := sniff(pr)
+	if err != nil {
+		pr.CloseWithError(err) // ends the transcoding goroutine
+		return nil, err
+	}
+	return p, nil
 }
 
 // sendLimits are the limits envelopes given to send are read with.
