@@ -77,6 +77,9 @@ func TestBenchmarksDocRunAll(t *testing.T) {
 	scriptPatterns, scriptPrograms := benchPatterns(strings.Split(strings.ReplaceAll(string(script), `\$`, `$`), "\n"))
 	covered := func(name string) bool { // some selection of the script runs name
 		for _, sp := range scriptPatterns {
+			if sp == "." && name != "." {
+				continue // runs every benchmark, but of one package only
+			}
 			if ok, err := regexp.MatchString(sp, name); err == nil && ok {
 				return true
 			}
