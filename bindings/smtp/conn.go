@@ -25,6 +25,63 @@ type capConn struct {
 	// server sessions only
 	inData  bool
 	closing bool
+
+	// coalesce (server sessions): writes are buffered until the next
+	// Read, Close or a full buffer, so the replies to pipelined commands
+	// (RFC 2920) leave in one write: go-smtp's server flushes each reply
+	// line by itself. A reply is never held while the server waits for
+	// input: a Read sends what is buffered first.
+	coalesce bool
+	wmu      sync.Mutex
+	wbuf     []byte
+	werr     error
+}
+
+// maxCoalesce bounds the bytes a server session buffers before it writes.
+const maxCoalesce = 16 << 10
+
+func (c *capConn) Write(p []byte) (int, error) {
+	if !c.coalesce {
+		return c.Conn.Write(p)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return 0, c.werr
+	}
+	if len(c.wbuf)+len(p) > maxCoalesce {
+		if err := c.flushLocked(); err != nil {
+			return 0, err
+		}
+		if len(p) > maxCoalesce {
+			return c.Conn.Write(p)
+		}
+	}
+	c.wbuf = append(c.wbuf, p...)
+	return len(p), nil
+}
+
+// flushLocked writes what is buffered; an error stays for the later
+// writes and reads.
+func (c *capConn) flushLocked() error {
+	if c.werr != nil || len(c.wbuf) == 0 {
+		return c.werr
+	}
+	_, c.werr = c.Conn.Write(c.wbuf)
+	c.wbuf = c.wbuf[:0]
+	return c.werr
+}
+
+func (c *capConn) Read(p []byte) (int, error) {
+	if c.coalesce {
+		c.wmu.Lock()
+		err := c.flushLocked()
+		c.wmu.Unlock()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return c.Conn.Read(p)
 }
 
 func newCapConn(c net.Conn) *capConn { return &capConn{Conn: c} }
@@ -74,6 +131,13 @@ func (c *capConn) setCaps(r, w time.Time) {
 }
 
 func (c *capConn) Close() error {
+	// What is buffered goes first (a 421), unless another goroutine is
+	// writing: closing is what stops a write that blocks.
+	if c.coalesce && c.wmu.TryLock() {
+		c.flushLocked()
+		c.werr = net.ErrClosed
+		c.wmu.Unlock()
+	}
 	err := c.Conn.Close()
 	c.closeOnce.Do(func() {
 		if c.onClose != nil {
@@ -147,6 +211,7 @@ func (s *sessions) Accept() (net.Conn, error) {
 			continue
 		}
 		cc := newCapConn(c)
+		cc.coalesce = true
 		s.conns[cc] = struct{}{}
 		cc.onClose = func() {
 			s.mu.Lock()

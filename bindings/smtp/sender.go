@@ -9,13 +9,8 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/mail"
-	"slices"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/emersion/go-sasl"
-	gosmtp "github.com/emersion/go-smtp"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -118,14 +113,6 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 	return fmt.Errorf("smtp: send to %s: gave up after %d tries: %w", to.Address, s.o.attempts, last)
 }
 
-// client is one SMTP session.
-type client struct {
-	c      *gosmtp.Client
-	conn   *capConn
-	used   time.Time
-	reused bool
-}
-
 // try sends data once: on a pooled session (once more on a fresh one if the
 // pooled one turns out dead before the data went), or a new one.
 func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, error) {
@@ -145,7 +132,7 @@ func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, err
 			s.put(cl)
 			return resp, nil
 		}
-		var se *gosmtp.SMTPError
+		var se *StatusError
 		if errors.As(err, &se) && ctx.Err() == nil {
 			if se.Code == 421 && cl.reused && cmd == "MAIL" {
 				cl.close() // a pooled session the server had timed out
@@ -153,12 +140,12 @@ func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, err
 			}
 			// The server refused: the session is still good, unless the
 			// server is closing it (421).
-			if se.Code != 421 && cl.c.Reset() == nil {
+			if se.Code != 421 && cl.reset() == nil {
 				s.put(cl)
 			} else {
 				cl.close()
 			}
-			return "", &StatusError{Command: cmd, Code: se.Code, Enhanced: enhanced(se.EnhancedCode), Message: se.Message}
+			return "", se
 		}
 		cl.close()
 		if cl.reused && cmd == "MAIL" && ctx.Err() == nil {
@@ -166,57 +153,6 @@ func (s *Sender) try(ctx context.Context, rcpt string, data []byte) (string, err
 		}
 		return "", fmt.Errorf("smtp: %s: %w", cmd, err)
 	}
-}
-
-func enhanced(c gosmtp.EnhancedCode) string {
-	if c == gosmtp.NoEnhancedCode || c == gosmtp.EnhancedCodeNotSet {
-		return ""
-	}
-	return fmt.Sprintf("%d.%d.%d", c[0], c[1], c[2])
-}
-
-// watch makes ctx's deadline and cancellation reach the session's I/O. stop
-// undoes it and reports whether ctx stayed alive.
-func (cl *client) watch(ctx context.Context) (stop func()) {
-	dl, _ := ctx.Deadline()
-	cl.conn.setCaps(dl, dl)
-	past := time.Unix(1, 0)
-	unhook := context.AfterFunc(ctx, func() { cl.conn.setCaps(past, past) })
-	return func() {
-		if unhook() {
-			cl.conn.setCaps(time.Time{}, time.Time{})
-		}
-	}
-}
-
-// transact sends one mail; cmd names the command that failed.
-func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) (resp, cmd string, err error) {
-	stop := cl.watch(ctx)
-	defer stop()
-	if err := cl.c.Mail(from, &gosmtp.MailOptions{Size: int64(len(data))}); err != nil {
-		return "", "MAIL", err
-	}
-	if err := cl.c.Rcpt(rcpt, nil); err != nil {
-		return "", "RCPT", err
-	}
-	w, err := cl.c.Data()
-	if err != nil {
-		return "", "DATA", err
-	}
-	if _, err := w.Write(data); err != nil {
-		w.Close()
-		return "", "DATA", err
-	}
-	r, err := w.CloseWithResponse()
-	if err != nil {
-		return "", "DATA", err
-	}
-	return r.StatusText, "", nil
-}
-
-func (cl *client) close() {
-	cl.conn.setCaps(time.Now().Add(time.Second), time.Now().Add(time.Second))
-	cl.c.Close()
 }
 
 // get returns a pooled session or a new one.
@@ -252,13 +188,6 @@ func (s *Sender) put(cl *client) {
 	s.mu.Unlock()
 }
 
-func (cl *client) quit() {
-	cl.conn.setCaps(time.Now().Add(time.Second), time.Now().Add(time.Second))
-	if cl.c.Quit() != nil {
-		cl.c.Close()
-	}
-}
-
 // dial opens a session: EHLO, STARTTLS (WithTLS) and AUTH (WithCredentials).
 func (s *Sender) dial(ctx context.Context) (*client, error) {
 	var d net.Dialer
@@ -266,65 +195,41 @@ func (s *Sender) dial(ctx context.Context) (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: dial %s: %w", s.addr, err)
 	}
-	cl := &client{conn: newCapConn(raw)}
-	stop := func() {}
+	cl := newClient(newCapConn(raw))
+	stop := cl.watch(ctx)
 	fail := func(stage string, err error) (*client, error) {
 		stop()
-		if cl.c != nil {
-			cl.c.Close()
-		} else {
-			raw.Close()
-		}
-		var se *gosmtp.SMTPError
+		cl.close()
+		var se *StatusError
 		if errors.As(err, &se) {
-			return nil, &StatusError{Command: stage, Code: se.Code, Enhanced: enhanced(se.EnhancedCode), Message: se.Message}
+			return nil, se
+		}
+		if ctx.Err() != nil {
+			err = ctx.Err()
 		}
 		return nil, fmt.Errorf("smtp: %s %s: %w", stage, s.addr, err)
 	}
-	dl, _ := ctx.Deadline()
-	cl.conn.setCaps(dl, dl)
-	past := time.Unix(1, 0)
-	unhook := context.AfterFunc(ctx, func() { cl.conn.setCaps(past, past) })
-	stop = func() { unhook() }
+	if stage, err := cl.greet(s.o.hostname); err != nil {
+		return fail(stage, err)
+	}
 	if s.o.tls != nil {
 		cfg := s.o.tls.Clone()
 		if cfg.ServerName == "" {
 			cfg.ServerName, _, _ = net.SplitHostPort(s.addr)
 		}
-		c, err := gosmtp.NewClientStartTLS(cl.conn, cfg)
-		if err != nil {
-			if err.Error() == "smtp: server doesn't support STARTTLS" {
-				err = ErrNoTLS
-			}
+		if err := cl.startTLS(ctx, cfg, s.o.hostname); err != nil {
 			return fail("STARTTLS", err)
 		}
-		cl.c = c
-	} else {
-		cl.c = gosmtp.NewClient(cl.conn)
-	}
-	if err := cl.c.Hello(s.o.hostname); err != nil {
-		return fail("EHLO", err)
 	}
 	if s.o.hasCreds {
-		ok, mechs := cl.c.Extension("AUTH")
-		list := strings.Fields(strings.ToUpper(mechs))
-		var a sasl.Client
-		switch {
-		case ok && slices.Contains(list, sasl.Plain):
-			a = sasl.NewPlainClient("", s.o.user, s.o.pass)
-		case ok && slices.Contains(list, sasl.Login):
-			a = sasl.NewLoginClient(s.o.user, s.o.pass)
-		default:
-			return fail("AUTH", ErrNoAuth)
-		}
-		if err := cl.c.Auth(a); err != nil {
+		if err := cl.auth(s.o.user, s.o.pass); err != nil {
 			return fail("AUTH", err)
 		}
 	}
-	if !unhook() {
+	if ctx.Err() != nil {
 		return fail("EHLO", ctx.Err())
 	}
-	cl.conn.setCaps(time.Time{}, time.Time{})
+	stop()
 	return cl, nil
 }
 
