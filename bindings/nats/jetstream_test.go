@@ -299,7 +299,9 @@ func TestDocumentSurvivesServerRestart(t *testing.T) {
 
 // TestSlowHandlerKeepsItsMessage: while a delivery is unsettled, the
 // Receiver keeps it in progress, so it is not redelivered to another
-// Receiver of the durable consumer after AckWait.
+// Receiver of the durable consumer after AckWait; nor is a message waiting
+// for a Receive on the Receiver the server gave it to. Either Receiver may
+// be given the message (whichever pull request the server serves first).
 func TestSlowHandlerKeepsItsMessage(t *testing.T) {
 	s := startServer(t)
 	nc := connect(t, s)
@@ -312,10 +314,75 @@ func TestSlowHandlerKeepsItsMessage(t *testing.T) {
 	r2 := newReceiver(t, connect(t, s), "nats:orders.new", "slow", opts...)
 	m := doc(core.V12, "", "slow")
 	require.NoError(t, pub.Send(testCtx(t), m))
-	d := receive(t, r1)
-	nothing(t, r2, 3*time.Second) // three AckWaits
+	d, other := receiveEither(t, r1, r2)
+	nothing(t, other, 3*time.Second) // three AckWaits
 	require.NoError(t, d.Ack(testCtx(t)))
+	assert.Equal(t, m.ID, d.Message().ID)
 	assert.Equal(t, "1", d.Message().Meta[soapnats.MetaDeliveries])
+}
+
+// TestWaitingMessageKeptInProgress: a message the server gave a Receiver
+// nobody calls Receive on for a while (three AckWaits) is not redelivered
+// to another Receiver of the durable consumer, and is then received once.
+func TestWaitingMessageKeptInProgress(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	createStream(t, nc, "ORDERS", false, "orders.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	pub, err := soapnats.NewPublisher(nc, "orders.new")
+	require.NoError(t, err)
+	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
+	r1 := newReceiver(t, connect(t, s), "nats:orders.new", "idle", opts...)
+	m := doc(core.V12, "", "waiting")
+	require.NoError(t, pub.Send(testCtx(t), m))
+	// The message goes to r1's pull request before r2 subscribes.
+	require.Eventually(t, func() bool {
+		info, err := jsMsg(t, nc).Consumer(testCtx(t), "ORDERS", "idle")
+		if err != nil {
+			return false
+		}
+		i, err := info.Info(testCtx(t))
+		return err == nil && i.NumAckPending == 1
+	}, 10*time.Second, 10*time.Millisecond, "delivered to r1")
+	r2 := newReceiver(t, connect(t, s), "nats:orders.new", "idle", opts...)
+	nothing(t, r2, 3*time.Second) // three AckWaits
+	d := receive(t, r1)
+	assert.Equal(t, m.ID, d.Message().ID)
+	assert.Equal(t, "1", d.Message().Meta[soapnats.MetaDeliveries])
+	require.NoError(t, d.Ack(testCtx(t)))
+	nothing(t, r1, 200*time.Millisecond)
+}
+
+// receiveEither returns the first delivery of a or b, and the other one.
+func receiveEither(t testing.TB, a, b core.Receiver) (core.Delivery, core.Receiver) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(testCtx(t))
+	defer cancel()
+	type result struct {
+		d   core.Delivery
+		err error
+		i   int
+	}
+	results := make(chan result, 2)
+	for i, r := range []core.Receiver{a, b} {
+		go func() {
+			d, err := r.Receive(ctx)
+			results <- result{d, err, i}
+		}()
+	}
+	first := <-results
+	cancel()
+	second := <-results
+	require.NoError(t, first.err)
+	if second.err == nil {
+		t.Fatalf("both Receivers got a delivery: %s (%s) and %s (%s)", first.d.Message().ID, first.d.Message().Meta[soapnats.MetaDeliveries],
+			second.d.Message().ID, second.d.Message().Meta[soapnats.MetaDeliveries])
+	}
+	require.ErrorIs(t, second.err, context.Canceled)
+	if first.i == 0 {
+		return first.d, b
+	}
+	return first.d, a
 }
 
 func jsMsg(t testing.TB, nc *nats.Conn) jetstream.JetStream {

@@ -44,6 +44,7 @@ type Receiver struct {
 	stopped    chan struct{} // the keep-alive goroutine ended
 
 	mu        sync.Mutex
+	waiting   jetstream.Msg // the message onMsg holds until Receive takes it; nil: none
 	unsettled map[*delivery]struct{}
 	unparked  map[uint64]*core.Fault // stream sequence → the fault of a message whose dead-lettering failed
 }
@@ -132,7 +133,10 @@ const closeRedelivery = time.Second
 
 // onMsg runs in nats.go's delivery goroutine: it hands msg to Receive, or,
 // once the Receiver is closed, gives it back for redelivery (to another
-// Receiver of the durable consumer, or this one's successor).
+// Receiver of the durable consumer, or this one's successor). Until Receive
+// takes it, msg is kept in progress like an unsettled delivery: the server
+// gave it to this Receiver, and redelivering it elsewhere after AckWait
+// would leave this copy to be handed out as well.
 func (r *Receiver) onMsg(msg jetstream.Msg) {
 	select {
 	case <-r.closed:
@@ -140,11 +144,20 @@ func (r *Receiver) onMsg(msg jetstream.Msg) {
 		return
 	default:
 	}
+	r.hold(msg)
+	defer r.hold(nil)
 	select {
 	case r.msgs <- msg:
 	case <-r.closed:
 		_ = msg.NakWithDelay(closeRedelivery)
 	}
+}
+
+// hold records msg as the message waiting for Receive (nil: none).
+func (r *Receiver) hold(msg jetstream.Msg) {
+	r.mu.Lock()
+	r.waiting = msg
+	r.mu.Unlock()
 }
 
 // Receive returns the next message. It returns ctx's error when ctx ends
@@ -234,8 +247,10 @@ func (r *Receiver) Close() error {
 
 func (r *Receiver) markClosed() { r.closedOnce.Do(func() { close(r.closed) }) }
 
-// keepAlive tells the server the unsettled deliveries are in progress, so
-// a handler slower than AckWait does not see its message redelivered. When
+// keepAlive tells the server the unsettled deliveries, and the message
+// waiting for Receive, are in progress, so a handler slower than AckWait
+// does not see its message redelivered, nor does a message this Receiver
+// holds while its caller is busy. When
 // consuming ends by itself (the connection was closed), the Receiver is
 // closed: Receive returns core.ErrClosed.
 func (r *Receiver) keepAlive() {
@@ -253,13 +268,16 @@ func (r *Receiver) keepAlive() {
 		case <-t.C:
 		}
 		r.mu.Lock()
-		ds := make([]*delivery, 0, len(r.unsettled))
+		msgs := make([]jetstream.Msg, 0, len(r.unsettled)+1)
 		for d := range r.unsettled {
-			ds = append(ds, d)
+			msgs = append(msgs, d.msg)
+		}
+		if r.waiting != nil {
+			msgs = append(msgs, r.waiting)
 		}
 		r.mu.Unlock()
-		for _, d := range ds {
-			_ = d.msg.InProgress()
+		for _, msg := range msgs {
+			_ = msg.InProgress()
 		}
 	}
 }
