@@ -121,3 +121,15 @@ func ExampleMessage_Write() {
 	// Output:
 	// <env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:wsa="http://www.w3.org/2005/08/addressing"><env:Header><wsa:To>nats:ping</wsa:To><wsa:MessageID>urn:uuid:1</wsa:MessageID></env:Header><env:Body><m:Ping xmlns:m="urn:ping"/></env:Body></env:Envelope>
 }
+
+func ExampleAppendEscaped() {
+	reply := []byte(`<e:echoResponse xmlns:e="urn:echo"><return>`)
+	reply = core.AppendEscaped(reply, `a < b & "c"`)
+	reply = append(reply, `</return></e:echoResponse>`...)
+	env := &core.Envelope{Body: core.RawBody(reply)}
+	if _, err := env.WriteTo(os.Stdout); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><e:echoResponse xmlns:e="urn:echo"><return>a &lt; b &amp; "c"</return></e:echoResponse></soap:Body></soap:Envelope>
+}

@@ -9,7 +9,10 @@
 //
 //   - soapwire: NewHandler around a core.Handler that decodes the echoString
 //     request (core.ReadMessage, strict namespace-aware reading, limits) and
-//     answers an echoStringResponse carrying the message (about 1 KiB);
+//     answers an echoStringResponse carrying the message (about 1 KiB),
+//     built by hand: the message escaped with core.AppendEscaped into a
+//     byte slice given to core.RawBody (xml.EscapeText into a bytes.Buffer
+//     cost about 3 µs more per request);
 //
 //   - net/http: a handler that reads the body and writes a fixed 1 KiB
 //     SOAP reply.
@@ -122,14 +125,13 @@ func handler(kind string) (http.Handler, error) {
 			if err := m.Body().Decode(&req); err != nil {
 				return nil, err
 			}
-			var b bytes.Buffer
-			b.Grow(len(req.Message) + 128)
-			b.WriteString(`<e:echoStringResponse xmlns:e="` + echoNS + `"><return>`)
-			if err := xml.EscapeText(&b, []byte(req.Message)); err != nil {
-				return nil, err
-			}
-			b.WriteString(`</return></e:echoStringResponse>`)
-			return m.Reply(core.RawBody(b.Bytes())), nil
+			const open = `<e:echoStringResponse xmlns:e="` + echoNS + `"><return>`
+			const end = `</return></e:echoStringResponse>`
+			b := make([]byte, 0, len(open)+len(req.Message)+len(req.Message)/8+len(end))
+			b = append(b, open...)
+			b = core.AppendEscaped(b, req.Message)
+			b = append(b, end...)
+			return m.Reply(core.RawBody(b)), nil
 		})
 		return soaphttp.NewHandler(echo), nil
 	case "soapwire-value":
