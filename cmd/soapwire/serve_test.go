@@ -256,6 +256,7 @@ func TestServeConfig(t *testing.T) {
 		want []string
 	}{
 		{name: "not JSON", cfg: `{"http": `, want: []string{"unexpected EOF"}},
+		{name: "over 1 MiB", cfg: `{"handler": {"type": "echo"}, "http": {"listen": "127.0.0.1:0"}}` + strings.Repeat(" ", 1<<20), want: []string{"larger than 1024 KiB"}},
 		{name: "syntax error", cfg: "{\n\"http\": {,}}", want: []string{"line 2: invalid character ','"}},
 		{name: "unknown field", cfg: `{"htp": {}}`, want: []string{`json: unknown field "htp"`}},
 		{name: "no binding", cfg: `{"handler": {"type": "echo"}}`, want: []string{"config: no binding to serve"}},
