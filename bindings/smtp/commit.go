@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // SyncMode says how a Maildir makes the data of new mails durable before
@@ -48,6 +49,9 @@ type pending struct {
 	f    *os.File
 	tmp  string // its path: in tmp/, in new/ once renamed
 	name string
+	data []byte // the mail, when it may be handed over in memory
+	size int64
+	held bool // goes to work/, handed over to a Receiver
 	err  error
 	done chan struct{}
 }
@@ -132,39 +136,61 @@ func (c *committer) flush(batch []*pending) {
 		c.discard(batch)
 		return
 	}
-	// 2. Into new/. The files stay open, and so locked if they are spares
-	// (see spare.go), until the mails are safe: a Receiver in another
-	// process that lists new/ meanwhile cannot claim them.
+	// 2. Into new/, or, handed over to a Receiver on the same *Maildir,
+	// into work/. The files stay open, and so locked (see spare.go), until
+	// the mails are safe: a Receiver in another process that lists new/
+	// meanwhile cannot claim them.
+	room := 0
+	if c.mb.handingOver() {
+		room = c.mb.holdRoom()
+	}
 	moved := batch[:0:0]
+	var toNew, toWork bool
 	for _, p := range batch {
-		if err := rename(p.tmp, c.mb.Path(FolderNew, p.name)); err != nil {
+		folder := FolderNew
+		if p.held = room > 0; p.held {
+			folder = FolderWork
+			room--
+		}
+		if err := rename(p.tmp, c.mb.Path(folder, p.name)); err != nil {
 			p.err = fmt.Errorf("smtp: maildir: %w", err)
 			c.discard([]*pending{p})
 			continue
 		}
-		p.tmp = c.mb.Path(FolderNew, p.name)
+		p.tmp = c.mb.Path(folder, p.name)
+		toNew, toWork = toNew || !p.held, toWork || p.held
 		moved = append(moved, p)
 	}
-	// 3. new/ itself, so that the names survive a crash.
+	// 3. The folders themselves, so that the names survive a crash.
 	if len(moved) > 0 {
 		err := c.callHook("dir", names)
-		if err == nil {
+		if err == nil && toNew {
 			err = syncDir(filepath.Join(c.mb.root, FolderNew))
 		}
+		if err == nil && toWork {
+			err = syncDir(filepath.Join(c.mb.root, FolderWork))
+		}
 		if err != nil {
-			// The mails are in new/ and may or may not survive a crash:
-			// take them out, so that no sender is told they are safe and
-			// none is taken by a Receiver.
+			// The mails are in new/ (or work/) and may or may not survive
+			// a crash: take them out, so that no sender is told they are
+			// safe and none is taken by a Receiver.
 			fail(moved, fmt.Errorf("smtp: maildir: fsync new/: %w", err))
 			c.discard(moved)
 			moved = moved[:0]
 		}
 	}
 	done := make([]string, 0, len(moved))
+	var held []*heldMail
+	now := time.Now()
 	for _, p := range moved {
+		if p.held {
+			held = append(held, &heldMail{name: p.name, f: p.f, data: p.data, size: p.size, at: now})
+			continue
+		}
 		p.f.Close() // its data is synced: nothing is left to fail
 		done = append(done, p.name)
 	}
+	c.mb.hold(held)
 	c.mb.push(done...)
 }
 

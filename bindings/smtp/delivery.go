@@ -21,6 +21,11 @@ type delivery struct {
 	f    *os.File
 	name string
 	m    *core.Message
+	// writable: f was opened for writing (a mail handed over by a Server
+	// on the same *Maildir), so it can be kept open as a spare; size is
+	// then the mail's size.
+	writable bool
+	size     int64
 
 	mu    sync.Mutex
 	state int
@@ -84,7 +89,7 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 	work := mb.Path(FolderWork, d.name)
 	if ack {
 		if !d.r.o.archive {
-			if err := mb.recycle(work, d.f); err != nil && !isNotExist(err) {
+			if err := mb.recycle(work, d.f, d.writable, d.size); err != nil && !isNotExist(err) {
 				return fmt.Errorf("smtp: ack %s: %w", d.name, err)
 			} else if err != nil {
 				d.f.Close()

@@ -15,3 +15,23 @@ func QueuedCommits(mb *Maildir) int {
 	defer mb.commit.mu.Unlock()
 	return len(mb.commit.queue)
 }
+
+// CloseOpenSpares closes the spares mb keeps open (as its process's exit
+// would), making them spares any Maildir may take.
+func CloseOpenSpares(mb *Maildir) {
+	for {
+		select {
+		case s := <-mb.openSpares:
+			s.f.Close()
+		default:
+			return
+		}
+	}
+}
+
+// Held returns how many mails mb holds for its Receivers.
+func Held(mb *Maildir) int {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	return len(mb.held)
+}

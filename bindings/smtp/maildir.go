@@ -1,6 +1,7 @@
 package smtp
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -41,6 +42,35 @@ const sparePrefix = ".spare."
 // it, mail is found by scanning new/.
 const maxQueued = 8192
 
+// Handing mail over. A mail a Server commits while a Receiver on the same
+// *Maildir is receiving goes into work/ instead of new/, claimed at once:
+// its file stays open and locked (as a claim's), and the Receiver takes it
+// with its bytes in memory, without opening, locking, renaming or reading
+// anything. At most maxHeld mails are held so; one not taken within holdFor
+// is put into new/ for anyone (a Receiver in another process too).
+const (
+	maxHeld       = 64
+	holdFor       = time.Second
+	maxHeldBytes  = 32 << 10 // larger mails are read from their file
+	maxOpenSpares = 64       // spares kept open and locked, ready to write
+)
+
+// heldMail is a mail handed over in work/, its file open and locked.
+type heldMail struct {
+	name string
+	f    *os.File // open for reading and writing
+	data []byte   // the whole mail, or nil: read it from f
+	size int64
+	at   time.Time
+}
+
+// openSpare is a spare kept open (and locked) for the next delivery.
+type openSpare struct {
+	f    *os.File
+	path string
+	size int64
+}
+
 // Maildir is a mail folder in the Maildir format: a Server delivers into it,
 // a Receiver takes mail out of it, and any MTA or delivery agent (Postfix,
 // Dovecot's LDA, procmail) may deliver into it too. A Maildir is safe for
@@ -57,7 +87,12 @@ type Maildir struct {
 	// spares are files in tmp/ of acknowledged mails, reused for new ones:
 	// creating a file (an inode) costs far more than rewriting one.
 	spares chan string
-	commit committer
+	// openSpares are spares of this process still open and locked.
+	openSpares chan openSpare
+	commit     committer
+
+	receivers   atomic.Int32 // open Receivers on this *Maildir
+	lastReceive atomic.Int64 // when one last called Receive (UnixNano)
 
 	mu       sync.Mutex
 	queue    []string
@@ -65,6 +100,9 @@ type Maildir struct {
 	changed  chan struct{} // closed and replaced when queue grows
 	lastScan time.Time
 	scanning bool
+	held     []*heldMail
+	holdT    *time.Timer
+	holdOn   bool // holdT is armed
 }
 
 // OpenMaildir opens the Maildir at dir, creating it and its folders (mode
@@ -88,6 +126,8 @@ func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
 		queued:  make(map[string]struct{}),
 		changed: make(chan struct{}),
 		spares:  make(chan string, maxSpares),
+
+		openSpares: make(chan openSpare, maxOpenSpares),
 	}
 	m.commit = committer{mb: m, mode: o.syncMode}
 	if names, err := listAll(filepath.Join(dir, FolderTmp)); err == nil {
@@ -120,7 +160,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	f, tmp, oldSize, reused := m.takeSpare()
 	if !reused {
 		tmp = m.Path(FolderTmp, name)
-		if f, err = openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+		if f, err = openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
 		// Locked like a spare, so that no Receiver claims it from new/
@@ -139,6 +179,10 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 		buf = &b
 	}
 	size, err := copyMail(f, *buf, prefix, r)
+	var data []byte
+	if err == nil && size <= int64(len(*buf)) && size <= maxHeldBytes && m.handingOver() {
+		data = bytes.Clone((*buf)[:size]) // all of it is still in buf
+	}
 	m.bufs.Put(buf)
 	if err != nil {
 		return "", err
@@ -150,7 +194,7 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	}
 	// The committer takes f and tmp over: it renames tmp into new/ as name
 	// (or removes it), then closes f.
-	p := &pending{f: f, tmp: tmp, name: name}
+	p := &pending{f: f, tmp: tmp, name: name, data: data, size: size}
 	f = nil
 	if err = m.commit.commit(p); err != nil {
 		return "", err
@@ -175,7 +219,8 @@ func copyMail(f *os.File, buf, prefix []byte, r io.Reader) (int64, error) {
 		if n == 0 {
 			return nil
 		}
-		if _, err := f.Write(buf[:n]); err != nil {
+		// At an offset: a spare kept open has been written before.
+		if _, err := f.WriteAt(buf[:n], size); err != nil {
 			return fmt.Errorf("smtp: maildir: %w", err)
 		}
 		size += int64(n)
@@ -250,13 +295,22 @@ func (m *Maildir) push(names ...string) {
 	}
 }
 
-// pop returns the next name to try, or, when there is none, a channel
-// closed when there may be one.
-func (m *Maildir) pop() (string, bool, <-chan struct{}) {
+// pop returns the next mail handed over, else the next name to try, or,
+// when there is neither, a channel closed when there may be one.
+func (m *Maildir) pop() (string, *heldMail, bool, <-chan struct{}) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if len(m.held) > 0 {
+		h := m.held[0]
+		m.held[0] = nil
+		m.held = m.held[1:]
+		if len(m.held) == 0 {
+			m.held = nil
+		}
+		return h.name, h, true, m.changed
+	}
 	if len(m.queue) == 0 {
-		return "", false, m.changed
+		return "", nil, false, m.changed
 	}
 	name := m.queue[0]
 	m.queue[0] = ""
@@ -265,7 +319,75 @@ func (m *Maildir) pop() (string, bool, <-chan struct{}) {
 	if len(m.queue) == 0 {
 		m.queue = nil
 	}
-	return name, true, m.changed
+	return name, nil, true, m.changed
+}
+
+// handingOver reports whether a Receiver on m is receiving, so that new
+// mail is better handed to it.
+func (m *Maildir) handingOver() bool {
+	return m.receivers.Load() > 0 && time.Now().UnixNano()-m.lastReceive.Load() < int64(holdFor)
+}
+
+// holdRoom returns how many more mails may be held.
+func (m *Maildir) holdRoom() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return maxHeld - len(m.held)
+}
+
+// hold hands mails in work/ (files open and locked) to m's Receivers.
+func (m *Maildir) hold(hs []*heldMail) {
+	if len(hs) == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.held = append(m.held, hs...)
+	if !m.holdOn {
+		m.holdOn = true
+		if m.holdT == nil {
+			m.holdT = time.AfterFunc(holdFor, m.expireHeld)
+		} else {
+			m.holdT.Reset(holdFor)
+		}
+	}
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// expireHeld puts the mails held longer than holdFor (all of them when no
+// Receiver is left) into new/ for anyone.
+func (m *Maildir) expireHeld() {
+	m.mu.Lock()
+	all := m.receivers.Load() == 0
+	var out []*heldMail
+	keep := m.held[:0]
+	for _, h := range m.held {
+		if all || time.Since(h.at) >= holdFor {
+			out = append(out, h)
+		} else {
+			keep = append(keep, h)
+		}
+	}
+	clear(m.held[len(keep):])
+	m.held = keep
+	if len(m.held) > 0 {
+		m.holdT.Reset(holdFor - time.Since(m.held[0].at))
+	} else {
+		m.holdOn = false
+	}
+	m.mu.Unlock()
+	names := make([]string, 0, len(out))
+	for _, h := range out {
+		// Renamed while still locked, so that no one claims it from
+		// work/ meanwhile; if the rename fails, the mail stays in work/
+		// and a Receiver's recovery returns it once it is unlocked.
+		if rename(m.Path(FolderWork, h.name), m.Path(FolderNew, h.name)) == nil {
+			names = append(names, h.name)
+		}
+		h.f.Close()
+	}
+	m.push(names...)
 }
 
 // scanDue returns how long until new/ should be scanned again (<= 0: now).

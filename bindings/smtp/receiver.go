@@ -1,8 +1,10 @@
 package smtp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -54,6 +56,7 @@ func NewReceiver(mb *Maildir, opts ...Option) *Receiver {
 	if mb == nil {
 		panic("smtp: NewReceiver with a nil Maildir")
 	}
+	mb.receivers.Add(1)
 	return &Receiver{mb: mb, o: newOptions(opts), closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
 }
 
@@ -76,8 +79,15 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("smtp: receive: %w", err)
 		}
+		r.mb.lastReceive.Store(time.Now().UnixNano())
 		r.maybeRecover(ctx)
-		name, ok, changed := r.mb.pop()
+		name, held, ok, changed := r.mb.pop()
+		if held != nil {
+			if d := r.take(ctx, held); d != nil {
+				return d, nil
+			}
+			continue
+		}
 		if ok {
 			if d := r.claim(ctx, name); d != nil {
 				return d, nil
@@ -137,8 +147,24 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		}
 		return nil
 	}
-	d := &delivery{r: r, f: f, name: name}
-	m, err := readMail(f, &r.o)
+	return r.open(ctx, &delivery{r: r, f: f, name: name}, f)
+}
+
+// take takes a mail a Server on the same *Maildir handed over: already in
+// work/, its file open and locked.
+func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
+	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size}
+	if h.data != nil {
+		return r.open(ctx, d, bytes.NewReader(h.data))
+	}
+	return r.open(ctx, d, io.NewSectionReader(h.f, 0, h.size))
+}
+
+// open reads the message of a claimed mail from src, or parks the mail
+// when it is not SOAP.
+func (r *Receiver) open(ctx context.Context, d *delivery, src io.Reader) *delivery {
+	name := d.name
+	m, err := readMail(src, &r.o)
 	if err != nil {
 		f := core.FaultOf(err)
 		r.o.log.WarnContext(ctx, "smtp: not a SOAP mail; parked", slog.String("file", name), slog.String("dir", r.mb.Dir()), slog.String("fault", f.Error()))
@@ -204,6 +230,9 @@ func (r *Receiver) maybeRecover(ctx context.Context) {
 // Ack and Nack then return ErrReleased).
 func (r *Receiver) Close() error {
 	r.closeOnce.Do(func() {
+		if r.mb.receivers.Add(-1) == 0 {
+			r.mb.expireHeld() // none left to hand mail to
+		}
 		r.mu.Lock()
 		close(r.closed)
 		ds := make([]*delivery, 0, len(r.inflight))

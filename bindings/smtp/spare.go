@@ -30,13 +30,18 @@ func (m *Maildir) addSpare(path string) {
 // takeSpare returns a spare file, open for writing and locked, with its
 // path and size; ok is false when there is none.
 func (m *Maildir) takeSpare() (f *os.File, path string, size int64, ok bool) {
+	select {
+	case s := <-m.openSpares:
+		return s.f, s.path, s.size, true
+	default:
+	}
 	for {
 		select {
 		case path = <-m.spares:
 		default:
 			return nil, "", 0, false
 		}
-		if f, size, ok = lockSpare(path, os.O_WRONLY); ok {
+		if f, size, ok = lockSpare(path, os.O_RDWR); ok {
 			return f, path, size, true
 		}
 	}
@@ -75,11 +80,20 @@ func removeSpare(path string) {
 }
 
 // recycle moves the mail at path, locked through f, out of its folder into
-// a spare, and closes f. On an error f stays open.
-func (m *Maildir) recycle(path string, f *os.File) error {
+// a spare. A writable f of size bytes is kept open (and so locked) for the
+// next delivery, when there is room; else it is closed. On an error f stays
+// open.
+func (m *Maildir) recycle(path string, f *os.File, writable bool, size int64) error {
 	spare := m.Path(FolderTmp, sparePrefix+m.uniqueName())
 	if err := rename(path, spare); err != nil {
 		return err
+	}
+	if writable {
+		select {
+		case m.openSpares <- openSpare{f: f, path: spare, size: size}:
+			return nil
+		default:
+		}
 	}
 	f.Close() // unlocked before another delivery tries to take it
 	m.addSpare(spare)
