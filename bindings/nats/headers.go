@@ -84,17 +84,17 @@ func readHeaders(h nats.Header) (wire, *core.Fault) {
 	var seen [4]bool
 	for k, vs := range h {
 		var dst *string
-		var i int
 		var sub, name string
-		switch {
-		case strings.EqualFold(k, HeaderContentType):
-			dst, i, sub, name = &w.ctype, 0, SubcodeContentTypeMismatch, HeaderContentType
-		case strings.EqualFold(k, HeaderSOAPAction):
-			dst, i, sub, name = &w.soapAction, 1, SubcodeMismatchedSoapAction, HeaderSOAPAction
-		case strings.EqualFold(k, HeaderMessageID):
-			dst, i, sub, name = &w.id, 2, SubcodeMismatchedMessageID, HeaderMessageID
-		case strings.EqualFold(k, HeaderTargetService):
-			dst, i, sub, name = &w.target, 3, SubcodeMismatchedTargetService, HeaderTargetService
+		i := headerIndex(k)
+		switch i {
+		case 0:
+			dst, sub, name = &w.ctype, SubcodeContentTypeMismatch, HeaderContentType
+		case 1:
+			dst, sub, name = &w.soapAction, SubcodeMismatchedSoapAction, HeaderSOAPAction
+		case 2:
+			dst, sub, name = &w.id, SubcodeMismatchedMessageID, HeaderMessageID
+		case 3:
+			dst, sub, name = &w.target, SubcodeMismatchedTargetService, HeaderTargetService
 		default:
 			continue
 		}
@@ -121,6 +121,34 @@ func readHeaders(h nats.Header) (wire, *core.Fault) {
 	}
 	w.version, w.ctAction = ct.version, ct.action
 	return w, nil
+}
+
+// headerIndex returns which of the binding's headers k names (in any
+// spelling): 0 Content-Type, 1 SOAPAction, 2 Nats-Msg-Id, 3
+// SOAP-Target-Service, -1 none. The spellings the binding writes are
+// matched first, without folding case.
+func headerIndex(k string) int {
+	switch k {
+	case HeaderContentType:
+		return 0
+	case HeaderSOAPAction:
+		return 1
+	case HeaderMessageID:
+		return 2
+	case HeaderTargetService:
+		return 3
+	}
+	switch {
+	case strings.EqualFold(k, HeaderContentType):
+		return 0
+	case strings.EqualFold(k, HeaderSOAPAction):
+		return 1
+	case strings.EqualFold(k, HeaderMessageID):
+		return 2
+	case strings.EqualFold(k, HeaderTargetService):
+		return 3
+	}
+	return -1
 }
 
 // apply checks what the headers say against the envelope of m and fills
@@ -325,11 +353,25 @@ func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) 
 // headerText reports whether s can be a header value: UTF-8 without
 // control characters (tab aside).
 func headerText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// Beyond ASCII: the rest must be UTF-8 (control characters
+			// are all ASCII).
+			return utf8.ValidString(s[i:]) && headerTextASCII(s[i:])
+		}
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
 	}
-	for _, r := range s {
-		if r < 0x20 && r != '\t' || r == 0x7f {
+	return true
+}
+
+// headerTextASCII reports whether s has no ASCII control character (tab
+// aside).
+func headerTextASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
 			return false
 		}
 	}

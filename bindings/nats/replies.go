@@ -66,7 +66,8 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg, timeout time.Durat
 	r.next++
 	token := r.next
 	r.waiting[token] = ch
-	msg.Reply = r.prefix + strconv.FormatUint(token, 36)
+	var b [64]byte
+	msg.Reply = string(strconv.AppendUint(append(b[:0], r.prefix...), token, 36)) // one allocation
 	r.mu.Unlock()
 
 	if err := r.nc.PublishMsg(msg); err != nil {

@@ -131,7 +131,10 @@ func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error)
 	if rf := r.Fault(); rf != nil {
 		return nil, rf
 	}
-	r.SetMeta(MetaSubject, subject)
+	if r.Meta == nil {
+		r.Meta = make(map[string]string, 1)
+	}
+	r.Meta[MetaSubject] = subject
 	return r, nil
 }
 
