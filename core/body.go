@@ -31,6 +31,7 @@ type bodySource struct {
 	value  any
 	stream func(w io.Writer) error
 	toks   *inbound // Token/Decode over an outbound body
+	enc    string   // inbound: the encodingStyle declared on the Body or the Envelope
 }
 
 // RawBody is a body whose children are the given XML. Prefixes it uses must
@@ -89,6 +90,23 @@ func (b Body) Name() xml.Name {
 		}
 	}
 	return s.name
+}
+
+// EncodingStyle returns the encodingStyle attribute in scope at an inbound
+// body's children: the one on the Body element, else the one on the
+// Envelope, else "". It is the attribute as written, a list of URIs (SOAP
+// 1.1 §4.1.1); "" also stands for an explicit empty value, which makes no
+// claim. Children may declare their own (a SOAP-encoding decoder checks
+// those). An outbound body returns "".
+//
+// SOAP 1.2 allows encodingStyle only on header blocks, the Body's children
+// and their descendants: on a 1.2 Envelope or Body it is returned all the
+// same, for the receiver to refuse (as rpc does, DataEncodingUnknown).
+func (b Body) EncodingStyle() string {
+	if b.src == nil {
+		return ""
+	}
+	return b.src.enc
 }
 
 // IsEmpty reports whether the body has no content at all.

@@ -133,3 +133,17 @@ func ExampleAppendEscaped() {
 	// Output:
 	// <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><e:echoResponse xmlns:e="urn:echo"><return>a &lt; b &amp; "c"</return></e:echoResponse></soap:Body></soap:Envelope>
 }
+
+func ExampleBody_EncodingStyle() {
+	in := `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"
+    soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+  <soap:Body><m:add xmlns:m="urn:calc"><a>1</a><b>2</b></m:add></soap:Body>
+</soap:Envelope>`
+	m, err := core.ReadMessage(strings.NewReader(in), core.Limits{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Body().EncodingStyle() == core.EncodingStyleV11)
+	// Output: true
+}

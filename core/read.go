@@ -184,6 +184,7 @@ func (p *parser) envelope() (*Envelope, error) {
 	env := &p.st.env
 	env.Version = p.v
 	ns := p.v.Namespace()
+	enc, encSet := encodingStyleOf(t, ns)
 	t, err = p.structural("Envelope")
 	if err != nil {
 		return nil, err
@@ -204,10 +205,16 @@ func (p *parser) envelope() (*Envelope, error) {
 	case !t.Name.Is(ns, "Body"):
 		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
 	}
+	if e, ok := encodingStyleOf(t, ns); ok { // the Body's own wins
+		enc, encSet = e, true
+	}
 	// p may be released (and reused) once body returns: only env from here
 	v := p.v
 	if env.Body, err = p.body(); err != nil {
 		return nil, err
+	}
+	if encSet {
+		env.Body.src.enc = enc
 	}
 	if env.Body.Fault() != nil && v == V12 {
 		// NotUnderstood and Upgrade blocks are part of the fault: writing the
@@ -459,6 +466,18 @@ func (p *parser) names(blocks []HeaderBlock, n *xmltok.Name) xml.Name {
 		off, j = off+sl+ll, j+2
 	}
 	return body
+}
+
+// encodingStyleOf returns the value of the encodingStyle attribute of the
+// envelope's namespace ns on the start tag t, if it has one (a copy, or the
+// constant of a well-known style).
+func encodingStyleOf(t *xmltok.Token, ns string) (string, bool) {
+	for _, a := range t.Attr {
+		if string(a.Name.Local) == "encodingStyle" && string(a.Name.Space) == ns {
+			return known(a.Value), true
+		}
+	}
+	return "", false
 }
 
 // known returns the constant equal to b among the names and URIs the core

@@ -55,7 +55,8 @@
 //   - a missing, surplus, repeated or unparsable argument: Sender with
 //     rpc:BadArguments;
 //   - an encodingStyle other than the SOAP encoding (either version) or
-//     "none": DataEncodingUnknown (1.1 Client);
+//     "none", on the Envelope, the Body, the operation element or inside
+//     it: DataEncodingUnknown (1.1 Client);
 //   - a reference to a missing id, or an id carried twice: Sender with
 //     enc:MissingID or enc:DuplicateID;
 //   - the function's *core.Fault goes out as it is, detail included; any

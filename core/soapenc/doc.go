@@ -76,7 +76,10 @@
 //
 // Prefixes declared on the Envelope and Body (outside the tokens read) are
 // given in Decoder.Namespaces, so xsi:type="xsd:int" resolves when xsd is
-// declared on the Envelope, as Axis and gSOAP do.
+// declared on the Envelope, as Axis and gSOAP do. An encodingStyle declared
+// there is Decoder.EncodingStyle, which NewDecoder takes from a core.Body
+// (Body.EncodingStyle); one ReadBody does not know is
+// SubcodeDataEncodingUnknown, as on an element.
 //
 //	d := soapenc.NewDecoder(body)
 //	d.Version, d.Namespaces = soapenc.V11, envelopeNamespaces

@@ -6,6 +6,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/soapwire/soapwire/core"
 )
 
 // Default limits of a Decoder.
@@ -44,14 +46,30 @@ type Decoder struct {
 	// receives for it; the others get their natural type (see the package
 	// documentation).
 	Types map[xml.Name]reflect.Type
+	// EncodingStyle is the encodingStyle in scope at the body, declared on
+	// the Envelope or the Body element (which the token reader does not
+	// yield). ReadBody refuses one it does not know, as it refuses one on
+	// an element (SubcodeDataEncodingUnknown); "" claims nothing. NewDecoder
+	// sets it from a core.Body (core.Body.EncodingStyle).
+	EncodingStyle string
 
 	r xml.TokenReader
 }
 
 // NewDecoder returns a Decoder reading r, which yields the namespace-resolved
 // tokens of a body's children, as (*xml.Decoder).Token does, and io.EOF at
-// the end of the body.
-func NewDecoder(r xml.TokenReader) *Decoder { return &Decoder{r: r} }
+// the end of the body. When r is a core.Body, the encodingStyle declared on
+// its Envelope or Body element is checked too (see EncodingStyle).
+func NewDecoder(r xml.TokenReader) *Decoder {
+	d := &Decoder{r: r}
+	switch b := r.(type) {
+	case core.Body:
+		d.EncodingStyle = b.EncodingStyle()
+	case *core.Body:
+		d.EncodingStyle = b.EncodingStyle()
+	}
+	return d
+}
 
 // ReadBody reads every remaining token: the main element, then any
 // independent elements (SOAP 1.1 multiRef values) that follow it. It resolves
@@ -61,6 +79,9 @@ func NewDecoder(r xml.TokenReader) *Decoder { return &Decoder{r: r} }
 func (d *Decoder) ReadBody() (*Element, error) {
 	if d.r == nil {
 		return nil, errors.New("soapenc: Decoder has no TokenReader (use NewDecoder)")
+	}
+	if !knownStyle(d.EncodingStyle) {
+		return nil, &Error{Subcode: SubcodeDataEncodingUnknown, Msg: "unknown encodingStyle " + quote(d.EncodingStyle) + " on the Envelope or Body"}
 	}
 	b := builder{d: d, t: &tree{d: d, types: make([]xml.Name, 1, 8)}, maxNodes: limit(d.MaxNodes, DefaultMaxNodes),
 		maxDepth: limit(d.MaxDepth, DefaultMaxDepth), maxBytes: limit(d.MaxBytes, DefaultMaxBytes)}
