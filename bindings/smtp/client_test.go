@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 
 	"net"
 	"net/textproto"
@@ -26,6 +27,7 @@ import (
 type scriptServer struct {
 	addr       string
 	pipelining bool
+	ext        string // more EHLO lines ("AUTH LOGIN")
 	answer     func(cmd string) string
 
 	mu         sync.Mutex
@@ -36,9 +38,13 @@ type scriptServer struct {
 }
 
 func newScriptServer(t *testing.T, pipelining bool, answer func(cmd string) string) *scriptServer {
+	return newScriptServerExt(t, pipelining, "", answer)
+}
+
+func newScriptServerExt(t *testing.T, pipelining bool, ext string, answer func(cmd string) string) *scriptServer {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	ss := &scriptServer{addr: l.Addr().String(), pipelining: pipelining, answer: answer}
+	ss := &scriptServer{addr: l.Addr().String(), pipelining: pipelining, ext: ext, answer: answer}
 	var wg sync.WaitGroup
 	t.Cleanup(func() { l.Close(); wg.Wait() })
 	wg.Go(func() {
@@ -83,10 +89,14 @@ func (ss *scriptServer) serve(c net.Conn) {
 		var reply string
 		switch verb {
 		case "EHLO":
-			reply = "250-script\r\n250-SIZE 1000000\r\n250 8BITMIME"
-			if ss.pipelining {
-				reply = "250-script\r\n250-PIPELINING\r\n250 SIZE 1000000"
+			reply = "250-script\r\n"
+			if ss.ext != "" {
+				reply += "250-" + ss.ext + "\r\n"
 			}
+			if ss.pipelining {
+				reply += "250-PIPELINING\r\n"
+			}
+			reply += "250 SIZE 1000000"
 		case "QUIT":
 			c.Write([]byte("221 2.0.0 bye\r\n"))
 			end("QUIT")
@@ -408,4 +418,37 @@ func FuzzReadReply(f *testing.F) {
 			require.LessOrEqual(t, len(r.text), len(data))
 		}
 	})
+}
+
+// TestClientAuthLogin: with only AUTH LOGIN offered, the client answers
+// its challenges; with no AUTH offered, ErrNoAuth.
+func TestClientAuthLogin(t *testing.T) {
+	b := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	var mu sync.Mutex
+	authed := false
+	ss := newScriptServerExt(t, true, "AUTH LOGIN", func(c string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		switch c {
+		case "AUTH LOGIN " + b("alice"):
+			return "334 " + b("Password:")
+		case b("pw"):
+			authed = true
+			return "235 2.7.0 ok"
+		}
+		if strings.HasPrefix(c, "MAIL") && !authed {
+			return "530 5.7.0 auth first"
+		}
+		return acceptAll(c)
+	})
+	s, err := NewSender(ss.addr, "sender@example.test", WithCredentials("alice", "pw"))
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.Send(testCtx(t), testMessage("x")))
+
+	plain := newScriptServer(t, true, acceptAll)
+	s2, err := NewSender(plain.addr, "sender@example.test", WithCredentials("alice", "pw"))
+	require.NoError(t, err)
+	defer s2.Close()
+	require.ErrorIs(t, s2.Send(testCtx(t), testMessage("x")), ErrNoAuth)
 }

@@ -1,5 +1,7 @@
 package smtp
 
+import "time"
+
 // Hooks for the black-box tests (package smtp_test).
 
 // SetSyncHook makes mb call hook before each sync of a batch of mails:
@@ -35,3 +37,14 @@ func Held(mb *Maildir) int {
 	defer mb.mu.Unlock()
 	return len(mb.held)
 }
+
+// HandedOver returns how many mails mb's Receivers took as handed over by
+// a Server (not claimed from new/).
+func HandedOver(mb *Maildir) int64 { return mb.handed.Load() }
+
+// MarkReceiving makes mb hand the mails it commits over to its Receivers
+// as if one had just called Receive, for the next hour.
+func MarkReceiving(mb *Maildir) { mb.lastReceive.Store(time.Now().Add(time.Hour).UnixNano()) }
+
+// Waiting returns how many Receive calls on mb wait for mail.
+func Waiting(mb *Maildir) int32 { return mb.waiting.Load() }

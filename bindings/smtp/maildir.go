@@ -92,7 +92,9 @@ type Maildir struct {
 	commit     committer
 
 	receivers   atomic.Int32 // open Receivers on this *Maildir
+	waiting     atomic.Int32 // Receive calls waiting for mail
 	lastReceive atomic.Int64 // when one last called Receive (UnixNano)
+	handed      atomic.Int64 // mails taken as handed over (tests)
 
 	mu       sync.Mutex
 	queue    []string
@@ -325,7 +327,8 @@ func (m *Maildir) pop() (string, *heldMail, bool, <-chan struct{}) {
 // handingOver reports whether a Receiver on m is receiving, so that new
 // mail is better handed to it.
 func (m *Maildir) handingOver() bool {
-	return m.receivers.Load() > 0 && time.Now().UnixNano()-m.lastReceive.Load() < int64(holdFor)
+	return m.receivers.Load() > 0 &&
+		(m.waiting.Load() > 0 || time.Now().UnixNano()-m.lastReceive.Load() < int64(holdFor))
 }
 
 // holdRoom returns how many more mails may be held.

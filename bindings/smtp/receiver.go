@@ -110,14 +110,18 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 		} else {
 			timer.Reset(wait)
 		}
+		r.mb.waiting.Add(1)
 		select {
 		case <-changed:
 		case <-timer.C:
 		case <-r.closed:
+			r.mb.waiting.Add(-1)
 			return nil, core.ErrClosed
 		case <-ctx.Done():
+			r.mb.waiting.Add(-1)
 			return nil, fmt.Errorf("smtp: receive: %w", ctx.Err())
 		}
+		r.mb.waiting.Add(-1)
 	}
 }
 
@@ -153,6 +157,7 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 // take takes a mail a Server on the same *Maildir handed over: already in
 // work/, its file open and locked.
 func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
+	r.mb.handed.Add(1)
 	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size}
 	if h.data != nil {
 		return r.open(ctx, d, bytes.NewReader(h.data))
