@@ -97,8 +97,10 @@
 // processing instruction, an unbound prefix, a duplicate attribute, content
 // after the Envelope, invalid UTF-8 or a control character, and every
 // exceeded limit are Sender faults ([ErrTooLarge] and [ErrLimit] are in
-// their chains), never a panic or unbounded memory. UTF-8 and UTF-16 with a
-// byte order mark are accepted.
+// their chains), never a panic or unbounded memory. Input that is not an
+// envelope at all (empty, not XML, a root element other than Envelope) has
+// [ErrNotEnvelope] in its fault's chain, so a binding can refuse it without
+// a SOAP fault. UTF-8 and UTF-16 with a byte order mark are accepted.
 //
 // The XML reading sits behind one internal tokenizer seam
 // (core/internal/xmltok): soapwire's own strict, streaming tokenizer, whose

@@ -15,6 +15,39 @@ import (
 // envelope is larger than Limits.MaxBytes (a binding answers 413 or the like).
 var ErrTooLarge = xmltok.ErrTooLarge
 
+// ErrNotEnvelope is in the chain of the fault ReadEnvelope returns when the
+// input is not a SOAP envelope at all: empty, not XML, or XML whose root
+// element is not named Envelope (a binding may answer it without a SOAP
+// fault, as HTTP's 400). An Envelope in a namespace other than SOAP 1.1's
+// or 1.2's is a VersionMismatch fault instead, and an input that exceeds a
+// limit before its root element carries ErrTooLarge or ErrLimit.
+var ErrNotEnvelope = errors.New("not a SOAP Envelope")
+
+// notEnvelope is the cause of a fault for input that is not an envelope:
+// its text is the cause's (the fault's reason already says it), and it is
+// ErrNotEnvelope to errors.Is.
+type notEnvelope struct{ err error }
+
+func (e *notEnvelope) Error() string {
+	if e.err == nil {
+		return ErrNotEnvelope.Error()
+	}
+	return e.err.Error()
+}
+func (e *notEnvelope) Unwrap() error        { return e.err }
+func (e *notEnvelope) Is(target error) bool { return target == ErrNotEnvelope }
+
+// notAnEnvelope marks err, found before the root element, with
+// ErrNotEnvelope, unless it is an exceeded limit.
+func notAnEnvelope(err error) error {
+	var f *Fault
+	if !errors.As(err, &f) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrLimit) {
+		return err
+	}
+	f.Cause = &notEnvelope{f.Cause}
+	return f
+}
+
 // ErrLimit is in the chain of the fault for any other exceeded limit (depth,
 // attributes, namespace declarations, name length, header bytes).
 var ErrLimit = xmltok.ErrLimit
@@ -173,10 +206,12 @@ func (p *parser) structural(where string) (*xmltok.Token, error) {
 func (p *parser) envelope() (*Envelope, error) {
 	t, err := p.structural("document")
 	if err != nil {
-		return nil, err
+		return nil, notAnEnvelope(err)
 	}
 	if string(t.Name.Local) != "Envelope" {
-		return nil, p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
+		f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
+		f.Cause = ErrNotEnvelope
+		return nil, f
 	}
 	if p.v = versionOf(t.Name.Space); p.v == 0 {
 		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
