@@ -57,6 +57,58 @@ func ReadMail(r io.Reader, opts ...Option) (*core.Message, error) {
 
 func readMail(r io.Reader, o *options) (*core.Message, error) {
 	h, body, err := readHeader(r)
+	return readMailBody(h, body, err, o)
+}
+
+// readMailBytes is readMail for a mail in memory (a Server's handover): it
+// reads the header without a buffer of its own and decodes a single-part
+// body at once instead of through readers. It may change data.
+func readMailBytes(data []byte, o *options) (*core.Message, error) {
+	end := headerEnd(data)
+	if end < 0 || end > MaxMailHeaderBytes {
+		return readMail(bytes.NewReader(data), o)
+	}
+	h, err := textproto.NewReader(bufio.NewReaderSize(bytes.NewReader(data[:end]), end)).ReadMIMEHeader()
+	return readMailBody(h, &memBody{b: data[end:]}, err, o)
+}
+
+// headerEnd returns where the body of a mail starts: after the first empty
+// line (as net/textproto reads lines: "\n" or "\r\n"); -1 if there is none.
+func headerEnd(data []byte) int {
+	switch {
+	case bytes.HasPrefix(data, []byte("\n")):
+		return 1
+	case bytes.HasPrefix(data, []byte("\r\n")):
+		return 2
+	}
+	lf := bytes.Index(data, []byte("\n\n"))
+	crlf := bytes.Index(data, []byte("\n\r\n"))
+	switch {
+	case lf >= 0 && (crlf < 0 || lf < crlf):
+		return lf + 2
+	case crlf >= 0:
+		return crlf + 3
+	}
+	return -1
+}
+
+// memBody is a mail's body in memory.
+type memBody struct {
+	b    []byte
+	read bool
+}
+
+func (m *memBody) Read(p []byte) (int, error) {
+	m.read = true
+	if len(m.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, m.b)
+	m.b = m.b[n:]
+	return n, nil
+}
+
+func readMailBody(h textproto.MIMEHeader, body io.Reader, err error, o *options) (*core.Message, error) {
 	if err != nil {
 		return nil, &core.Fault{Code: core.CodeSender, Reason: "malformed mail header", Cause: err}
 	}
@@ -198,6 +250,18 @@ func unquote(s string) string {
 // decodeTransfer undoes a Content-Transfer-Encoding. Text encodings have
 // their CRLF line ends turned back into LF (XML treats both alike).
 func decodeTransfer(cte string, r io.Reader) (io.Reader, error) {
+	if m, ok := r.(*memBody); ok && !m.read {
+		// In memory: decoded at once, in place.
+		switch strings.ToLower(strings.TrimSpace(cte)) {
+		case "", "7bit", "8bit":
+			return bytes.NewReader(crlfToLF(m.b)), nil
+		case "quoted-printable":
+			if out, ok := decodeQP(m.b); ok {
+				return bytes.NewReader(crlfToLF(out)), nil
+			}
+			// Malformed: the Reader's error, where it finds it.
+		}
+	}
 	switch strings.ToLower(strings.TrimSpace(cte)) {
 	case "", "7bit", "8bit":
 		return &crlfReader{r: r}, nil
@@ -209,6 +273,112 @@ func decodeTransfer(cte string, r io.Reader) (io.Reader, error) {
 		return base64.NewDecoder(base64.StdEncoding, &spaceDropper{r: r}), nil
 	}
 	return nil, senderFault("unsupported Content-Transfer-Encoding %q", cte)
+}
+
+// crlfToLF turns CRLF into LF in b (a lone CR stays), as crlfReader does,
+// and returns the shortened b.
+func crlfToLF(b []byte) []byte {
+	i := bytes.Index(b, []byte("\r\n"))
+	if i < 0 {
+		return b
+	}
+	out := b[:i]
+	for rest := b[i+1:]; ; {
+		// rest starts with the LF of a CRLF.
+		j := bytes.Index(rest[1:], []byte("\r\n"))
+		if j < 0 {
+			return append(out, rest...)
+		}
+		out = append(out, rest[:j+1]...)
+		rest = rest[j+2:]
+	}
+}
+
+// maxQPLine is the longest line mime/quotedprintable's Reader reads (its
+// bufio buffer), less one.
+const maxQPLine = 4095
+
+// decodeQP decodes quoted-printable src in one pass, with the rules (and
+// leniencies) of mime/quotedprintable's Reader, into a new slice. ok is
+// false wherever that Reader would fail: the caller then streams the body
+// through it, which reports the error where it finds it.
+func decodeQP(src []byte) (out []byte, ok bool) {
+	out = make([]byte, 0, len(src))
+	for len(src) > 0 {
+		var whole []byte
+		last := false
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			whole, src = src[:i+1], src[i+1:]
+		} else {
+			whole, src, last = src, nil, true
+		}
+		if len(whole) > maxQPLine {
+			return nil, false
+		}
+		t := bytes.TrimRight(whole, " \t\r\n")
+		var eol []byte
+		if len(t) > 0 && t[len(t)-1] == '=' {
+			right := whole[len(t):]
+			t = t[:len(t)-1]
+			if !bytes.HasPrefix(right, []byte("\n")) && !bytes.HasPrefix(right, []byte("\r\n")) &&
+				!(len(right) == 0 && len(t) > 0 && last) {
+				return nil, false
+			}
+		} else if !last {
+			eol = whole[len(whole)-1:]
+			if bytes.HasSuffix(whole, []byte("\r\n")) {
+				eol = whole[len(whole)-2:]
+			}
+		}
+		// at returns the byte at k of t+eol, the line the Reader decodes.
+		n := len(t) + len(eol)
+		at := func(k int) byte {
+			if k < len(t) {
+				return t[k]
+			}
+			return eol[k-len(t)]
+		}
+		for j := 0; j < len(t); {
+			c := t[j]
+			switch {
+			case c == '=':
+				if j+2 < n {
+					hi, ok1 := unhex(at(j + 1))
+					lo, ok2 := unhex(at(j + 2))
+					if ok1 && ok2 {
+						out = append(out, hi<<4|lo)
+						j += 3
+						continue
+					}
+				}
+				if n-j >= 2 && at(j+1) != '\r' && at(j+1) != '\n' {
+					out = append(out, '=') // a literal =
+					j++
+					continue
+				}
+				return nil, false
+			case c == '\t' || c == '\r' || c >= 0x80:
+			case c < ' ' || c > '~':
+				return nil, false
+			}
+			out = append(out, c)
+			j++
+		}
+		out = append(out, eol...)
+	}
+	return out, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 // crlfReader turns CRLF into LF; a lone CR stays.

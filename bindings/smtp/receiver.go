@@ -1,7 +1,6 @@
 package smtp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -151,7 +150,8 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		}
 		return nil
 	}
-	return r.open(ctx, &delivery{r: r, f: f, name: name}, f)
+	m, err := readMail(f, &r.o)
+	return r.open(ctx, &delivery{r: r, f: f, name: name}, m, err)
 }
 
 // take takes a mail a Server on the same *Maildir handed over: already in
@@ -160,16 +160,17 @@ func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
 	r.mb.handed.Add(1)
 	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size}
 	if h.data != nil {
-		return r.open(ctx, d, bytes.NewReader(h.data))
+		m, err := readMailBytes(h.data, &r.o)
+		return r.open(ctx, d, m, err)
 	}
-	return r.open(ctx, d, io.NewSectionReader(h.f, 0, h.size))
+	m, err := readMail(io.NewSectionReader(h.f, 0, h.size), &r.o)
+	return r.open(ctx, d, m, err)
 }
 
-// open reads the message of a claimed mail from src, or parks the mail
-// when it is not SOAP.
-func (r *Receiver) open(ctx context.Context, d *delivery, src io.Reader) *delivery {
+// open completes a claim with the mail's message (m, err from readMail),
+// or parks the mail when it is not SOAP.
+func (r *Receiver) open(ctx context.Context, d *delivery, m *core.Message, err error) *delivery {
 	name := d.name
-	m, err := readMail(src, &r.o)
 	if err != nil {
 		f := core.FaultOf(err)
 		r.o.log.WarnContext(ctx, "smtp: not a SOAP mail; parked", slog.String("file", name), slog.String("dir", r.mb.Dir()), slog.String("fault", f.Error()))
