@@ -135,3 +135,17 @@ func TestMalformedAddressingHeader(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mailto:x@y", m.ReplyTo)
 }
+
+func TestNewMessageID(t *testing.T) {
+	re := regexp.MustCompile(`^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for range 1000 {
+		id := core.NewMessageID()
+		require.Regexp(t, re, id)
+		require.False(t, seen[id], "%s twice", id)
+		seen[id] = true
+	}
+	if !raceEnabled {
+		assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = core.NewMessageID() }), "the string only")
+	}
+}

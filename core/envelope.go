@@ -65,6 +65,31 @@ func NewHeaderBlock(v any) (HeaderBlock, error) {
 	return ParseHeaderBlock(raw)
 }
 
+// TextHeaderBlock returns a header block that is one element, name, holding
+// text (escaped as the writer escapes it): <h:Local xmlns:h="Space">text</h:Local>.
+// Set Role, MustUnderstand, Relay or EncodingStyle on it as on any block.
+// The name must be namespace-qualified and its Local a name without a
+// colon; otherwise the block carries no XML and writing it fails.
+func TextHeaderBlock(name xml.Name, text string) HeaderBlock {
+	b := HeaderBlock{Name: name}
+	if name.Space == "" || !xmltok.IsNCName(name.Local) {
+		return b
+	}
+	x := make([]byte, 0, 2*len(name.Local)+len(name.Space)+len(text)+22)
+	x = append(x, "<h:"...)
+	x = append(x, name.Local...)
+	x = append(x, ` xmlns:h="`...)
+	x = appendEscaped(x, name.Space, true)
+	x = append(x, `">`...)
+	x = appendEscaped(x, text, false)
+	x = append(x, "</h:"...)
+	x = append(x, name.Local...)
+	x = append(x, '>')
+	b.XML = x
+	b.as = blockAttrs{set: true} // no SOAP attributes: right in either version
+	return b
+}
+
 // ParseHeaderBlock reads one element as a header block: its name and SOAP
 // attributes (either version's) are taken from the XML.
 func ParseHeaderBlock(raw []byte) (HeaderBlock, error) {
@@ -271,6 +296,9 @@ func writeBlock(x *xmlWriter, b *HeaderBlock, v Version, envPrefix string) error
 		return fmt.Errorf("core: header block <%s> is not namespace-qualified", b.Name.Local)
 	}
 	if b.XML == nil {
+		if !xmltok.IsNCName(b.Name.Local) {
+			return fmt.Errorf("core: header block %s: %q is not an XML name", qnameString(b.Name), b.Name.Local)
+		}
 		x.open("h", b.Name.Local)
 		x.decl("h", b.Name.Space)
 		writeSOAPAttrs(x, b, v, envPrefix)

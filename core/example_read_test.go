@@ -147,3 +147,9 @@ func ExampleBody_EncodingStyle() {
 	fmt.Println(m.Body().EncodingStyle() == core.EncodingStyleV11)
 	// Output: true
 }
+
+func ExampleNewMessageID() {
+	id := core.NewMessageID()
+	fmt.Println(len(id), id[:9], id[17:18], id[22:23], id[23:24])
+	// Output: 45 urn:uuid: - - 4
+}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"crypto/rand"
-	"fmt"
 	"io"
 )
 
@@ -119,5 +118,16 @@ func NewMessageID() string {
 	rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	const hex = "0123456789abcdef"
+	var out [45]byte // urn:uuid: and 36
+	n := copy(out[:], "urn:uuid:")
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out[n] = '-'
+			n++
+		}
+		out[n], out[n+1] = hex[c>>4], hex[c&0x0f]
+		n += 2
+	}
+	return string(out[:])
 }

@@ -67,6 +67,17 @@ func isNameRune(r rune) bool {
 	return inRanges(nameCharRanges, r)
 }
 
+// IsNCName reports whether s is a name without a colon (a prefix or a local
+// name) that the Reader reads.
+func IsNCName(s string) bool {
+	for i, r := range s {
+		if r == utf8.RuneError || (i == 0 && !isNameStart(r)) || !isNameRune(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // inRanges reports whether r is in one of the ranges packed in t: 6 bytes
 // each, the first and the last rune in 3 bytes big-endian, sorted.
 func inRanges(t string, r rune) bool {
