@@ -144,8 +144,14 @@ func (r *Receiver) onMsg(msg jetstream.Msg) {
 		return
 	default:
 	}
+	select {
+	case r.msgs <- msg: // a Receive was waiting
+		return
+	default:
+	}
 	r.hold(msg)
 	defer r.hold(nil)
+	_ = msg.InProgress() // AckWait starts again now; keepAlive goes on
 	select {
 	case r.msgs <- msg:
 	case <-r.closed:

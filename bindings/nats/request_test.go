@@ -391,20 +391,24 @@ func TestHandlerPanic(t *testing.T) {
 
 // TestLateReplyDropped: a reply that comes after its request gave up (ctx
 // ended, or WithTimeout) is dropped; it never answers a later request,
-// while many requests are in flight.
+// while many requests are in flight. The slow requests' handlers answer
+// only once every slow request has returned, so their replies are late
+// however the machine schedules the test (a reply and a timeout both
+// ready when the caller runs again would make either outcome correct).
 func TestLateReplyDropped(t *testing.T) {
 	s := startServer(t)
+	release := [2]chan struct{}{make(chan struct{}), make(chan struct{})} // one for each case
 	subscribe(t, connect(t, s), "svc.late", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		text, err := bodyText(m)
 		if err != nil {
 			return nil, err
 		}
-		if strings.HasPrefix(text, "slow") {
-			time.Sleep(100 * time.Millisecond)
+		if k, ok := strings.CutPrefix(text, "slow"); ok {
+			<-release[k[0]-'0']
 		}
 		return m.Reply(core.RawBody(body("echo", text))), nil
-	}))
-	for _, tc := range []struct {
+	}), soapnats.WithConcurrency(64))
+	for k, tc := range []struct {
 		name string
 		tr   *soapnats.Transport
 		ctx  func() (context.Context, context.CancelFunc)
@@ -426,12 +430,14 @@ func TestLateReplyDropped(t *testing.T) {
 					defer wg.Done()
 					ctx, cancel := tc.ctx()
 					defer cancel()
-					_, err := tc.tr.RoundTrip(ctx, core.NewMessage(core.V11, core.RawBody(body("echo", "slow"+strconv.Itoa(i)))))
+					_, err := tc.tr.RoundTrip(ctx, core.NewMessage(core.V11, core.RawBody(body("echo", "slow"+strconv.Itoa(k)+"-"+strconv.Itoa(i)))))
 					if !errors.Is(err, context.DeadlineExceeded) {
 						errs <- fmt.Errorf("slow request %d: %v, want a timeout", i, err)
 					}
 				}()
 			}
+			wg.Wait()
+			close(release[k]) // the slow replies come now, late
 			sem := make(chan struct{}, 16)
 			for i := range fast { // while the slow replies arrive late
 				sem <- struct{}{}
