@@ -20,13 +20,14 @@ import (
 // is published (and JetStream's publish returns once acknowledged), so an
 // outgoing goes back to its pool as soon as the publish returns.
 type outgoing struct {
-	buf   bytes.Buffer
-	cw    capWriter
-	msg   nats.Msg
-	hdr   nats.Header
-	vals  [4][1]string        // the header values, so the header map's slices are reused
-	once  bool                // used for one message (Encode), not pooled
-	plain struct{ io.Writer } // cw or buf without their AvailableBuffer, when once
+	buf     bytes.Buffer
+	cw      capWriter
+	msg     nats.Msg
+	hdr     nats.Header
+	vals    [4][1]string        // the header values, so the header map's slices are reused
+	hdrSize int                 // about what hdr takes on the wire: "NATS/1.0\r\n", a line a value, a blank line
+	once    bool                // used for one message (Encode), not pooled
+	plain   struct{ io.Writer } // cw or buf without their AvailableBuffer, when once
 }
 
 // outgoings pools outgoing values.
@@ -71,7 +72,7 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 	}
 	var w io.Writer = &o.buf
 	if max > 0 {
-		o.cw = capWriter{buf: &o.buf, max: max - int64(headerSize(o.hdr))}
+		o.cw = capWriter{buf: &o.buf, max: max - int64(o.hdrSize)}
 		w = &o.cw
 	}
 	if o.once {

@@ -82,34 +82,25 @@ type wire struct {
 func readHeaders(h nats.Header) (wire, *core.Fault) {
 	var w wire
 	var seen [4]bool
-	for k, vs := range h {
-		var dst *string
-		var sub, name string
-		i := headerIndex(k)
-		switch i {
-		case 0:
-			dst, sub, name = &w.ctype, SubcodeContentTypeMismatch, HeaderContentType
-		case 1:
-			dst, sub, name = &w.soapAction, SubcodeMismatchedSoapAction, HeaderSOAPAction
-		case 2:
-			dst, sub, name = &w.id, SubcodeMismatchedMessageID, HeaderMessageID
-		case 3:
-			dst, sub, name = &w.target, SubcodeMismatchedTargetService, HeaderTargetService
-		default:
-			continue
+	// The spellings the binding writes, looked up; when they are all the
+	// headers there are, no other spelling needs to be looked for.
+	found := 0
+	for i, name := range headerNames {
+		if vs, ok := h[name]; ok {
+			found++
+			if f := w.take(i, vs, &seen); f != nil {
+				return w, f
+			}
 		}
-		for _, v := range vs {
-			if !headerText(v) {
-				return w, headerFault(SubcodeMalformedHeader, "the %s header is not UTF-8 text without control characters: %q", name, v)
+	}
+	if found < len(h) {
+		w, seen = wire{}, [4]bool{}
+		for k, vs := range h {
+			if i := headerIndex(k); i >= 0 {
+				if f := w.take(i, vs, &seen); f != nil {
+					return w, f
+				}
 			}
-			v = strings.TrimSpace(v)
-			if i == 1 {
-				v = unquote(v)
-			}
-			if seen[i] && *dst != v {
-				return w, headerFault(sub, "the %s header is given twice, as %q and %q", name, *dst, v)
-			}
-			*dst, seen[i] = v, true
 		}
 	}
 	if w.ctype == "" {
@@ -121,6 +112,38 @@ func readHeaders(h nats.Header) (wire, *core.Fault) {
 	}
 	w.version, w.ctAction = ct.version, ct.action
 	return w, nil
+}
+
+// headerNames are the binding's headers, in headerIndex's order.
+var headerNames = [...]string{HeaderContentType, HeaderSOAPAction, HeaderMessageID, HeaderTargetService}
+
+// take records the values vs of the header headerNames[i]; seen says which
+// headers had a value before.
+func (w *wire) take(i int, vs []string, seen *[4]bool) *core.Fault {
+	dst, sub := &w.ctype, SubcodeContentTypeMismatch
+	switch i {
+	case 1:
+		dst, sub = &w.soapAction, SubcodeMismatchedSoapAction
+	case 2:
+		dst, sub = &w.id, SubcodeMismatchedMessageID
+	case 3:
+		dst, sub = &w.target, SubcodeMismatchedTargetService
+	}
+	name := headerNames[i]
+	for _, v := range vs {
+		if !headerText(v) {
+			return headerFault(SubcodeMalformedHeader, "the %s header is not UTF-8 text without control characters: %q", name, v)
+		}
+		v = strings.TrimSpace(v)
+		if i == 1 {
+			v = unquote(v)
+		}
+		if seen[i] && *dst != v {
+			return headerFault(sub, "the %s header is given twice, as %q and %q", name, *dst, v)
+		}
+		*dst, seen[i] = v, true
+	}
+	return nil
 }
 
 // headerIndex returns which of the binding's headers k names (in any
@@ -333,9 +356,11 @@ func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) 
 			return fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
+	o.hdrSize = len("NATS/1.0\r\n\r\n")
 	set := func(i int, name, value string) {
 		o.vals[i][0] = value
 		o.hdr[name] = o.vals[i][:]
+		o.hdrSize += len(name) + len(value) + 4
 	}
 	set(0, HeaderContentType, mediaType(v, m.Action))
 	if m.Action != "" {
@@ -376,18 +401,6 @@ func headerTextASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// headerSize is about what h takes on the wire ("NATS/1.0\r\n", one line a
-// value, a blank line), for the max payload check.
-func headerSize(h nats.Header) int {
-	n := len("NATS/1.0\r\n\r\n")
-	for k, vs := range h {
-		for _, v := range vs {
-			n += len(k) + len(v) + 4
-		}
-	}
-	return n
 }
 
 // oneLine makes s fit in a header value: line breaks become spaces, and it
