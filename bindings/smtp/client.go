@@ -19,8 +19,9 @@ import (
 // The Sender's SMTP client (RFC 5321). It is this package's own rather than
 // go-smtp's because go-smtp's client cannot pipeline: with a server that
 // offers PIPELINING (RFC 2920) a mail takes two round trips instead of four
-// (MAIL, RCPT and DATA go out in one write; then the data), and it writes
-// the data dot-stuffed in one piece instead of byte by byte.
+// (MAIL, RCPT and DATA go out in one write; then the data), and one when
+// the server offers CHUNKING too (RFC 3030: MAIL, RCPT, BDAT and the mail
+// in one write); and it writes the data in one piece, not byte by byte.
 
 // Bounds on what the client reads from a server.
 const (
@@ -38,9 +39,11 @@ type client struct {
 	nc   net.Conn      // conn, or a *tls.Conn over it
 	br   *bufio.Reader // reads nc
 	buf  []byte        // commands and data being written
+	body []byte        // a mail's data for BDAT
 
 	ext        map[string]string // EHLO keywords (upper case) and their parameters
 	pipelining bool
+	chunking   bool // CHUNKING (RFC 3030): BDAT
 	size       bool
 
 	used   time.Time
@@ -183,7 +186,7 @@ func (cl *client) ehlo(hostname string) error {
 	if err != nil {
 		return err
 	}
-	cl.ext, cl.pipelining, cl.size = map[string]string{}, false, false
+	cl.ext, cl.pipelining, cl.chunking, cl.size = map[string]string{}, false, false, false
 	if r.code/100 == 5 {
 		r, err = cl.cmd("HELO " + hostname)
 		if err != nil {
@@ -204,6 +207,7 @@ func (cl *client) ehlo(hostname string) error {
 	}
 	_, cl.pipelining = cl.ext["PIPELINING"]
 	_, cl.size = cl.ext["SIZE"]
+	_, cl.chunking = cl.ext["CHUNKING"]
 	return nil
 }
 
@@ -298,36 +302,58 @@ func (cl *client) watch(ctx context.Context) (stop func()) {
 }
 
 // transact sends one mail and returns the server's answer to its data; on
-// an error, cmd names the command that failed ("MAIL", "RCPT" or "DATA")
-// and a refusal is a *StatusError. With PIPELINING, MAIL, RCPT and DATA go
-// out together and their replies are read after; a refusal of any of them
-// is reported for the command refused first.
+// an error, cmd names the command that failed ("MAIL", "RCPT" or "DATA",
+// which stands for BDAT too) and a refusal is a *StatusError. With
+// PIPELINING, MAIL, RCPT and DATA go out together and their replies are
+// read after; with CHUNKING too, MAIL, RCPT and BDAT with the whole mail go
+// out in one write: one round trip. A refusal of any of them is reported
+// for the command refused first.
 func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) (resp, cmd string, err error) {
 	if strings.ContainsAny(from, "\r\n") || strings.ContainsAny(rcpt, "\r\n") {
 		return "", "MAIL", ErrHeaderInjection
 	}
 	stop := cl.watch(ctx)
 	defer stop()
+	bdat := cl.pipelining && cl.chunking
+	size := int64(len(data))
+	if bdat {
+		cl.body = appendMessage(cl.body[:0], data, false)
+		size = int64(len(cl.body))
+	}
 	b := append(cl.buf[:0], "MAIL FROM:<"...)
 	b = append(b, from...)
 	b = append(b, '>')
 	if cl.size {
 		b = append(b, " SIZE="...)
-		b = strconv.AppendInt(b, int64(len(data)), 10)
+		b = strconv.AppendInt(b, size, 10)
 	}
 	b = append(b, "\r\n"...)
 	cmds := [3]string{"MAIL", "RCPT", "DATA"}
 	if cl.pipelining {
 		b = append(b, "RCPT TO:<"...)
 		b = append(b, rcpt...)
-		b = append(b, ">\r\nDATA\r\n"...)
+		b = append(b, ">\r\n"...)
+		last := [3]int{250, 250, 354}
+		if bdat {
+			// The whole mail in one write: BDAT (RFC 3030) takes the data
+			// without dot-stuffing and without waiting for a 354; a server
+			// that refuses MAIL or RCPT still reads and drops it.
+			b = append(b, "BDAT "...)
+			b = strconv.AppendInt(b, int64(len(cl.body)), 10)
+			b = append(b, " LAST\r\n"...)
+			b = append(b, cl.body...)
+			last[2] = 250
+		} else {
+			b = append(b, "DATA\r\n"...)
+		}
 		cl.buf = b
 		if err := cl.send(); err != nil {
 			return "", "MAIL", err
 		}
 		var refused *StatusError
-		for i, want := range [3]int{250, 250, 354} {
-			r, err := cl.readReply()
+		var r reply
+		for i, want := range last {
+			r, err = cl.readReply()
 			if err != nil {
 				if refused != nil {
 					// The refusal explains it (a 421 closes the session
@@ -339,7 +365,7 @@ func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) 
 			}
 			ok := want == 250 && r.code/100 == 2 || want == 354 && r.code == 354
 			switch {
-			case ok && refused != nil && i == 2:
+			case ok && refused != nil && i == 2 && !bdat:
 				// A broken server took DATA after refusing MAIL or RCPT:
 				// only closing the session stops an empty mail now.
 				cl.close()
@@ -350,6 +376,9 @@ func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) 
 		}
 		if refused != nil {
 			return "", refused.Command, refused
+		}
+		if bdat {
+			return r.text, "", nil
 		}
 	} else {
 		cl.buf = b
@@ -371,7 +400,7 @@ func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) 
 			}
 		}
 	}
-	cl.buf = appendDotStuffed(cl.buf[:0], data)
+	cl.buf = appendMessage(cl.buf[:0], data, true)
 	if err := cl.send(); err != nil {
 		return "", "DATA", err
 	}
@@ -385,10 +414,15 @@ func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) 
 	return r.text, "", nil
 }
 
-// appendDotStuffed appends data as the DATA command sends it: line ends
-// made CRLF, a dot starting a line doubled, and the final ".\r\n" (the
-// rules of net/textproto's DotWriter, which go-smtp's client used).
-func appendDotStuffed(dst, data []byte) []byte {
+// appendDotStuffed appends data as the DATA command sends it.
+func appendDotStuffed(dst, data []byte) []byte { return appendMessage(dst, data, true) }
+
+// appendMessage appends data as the DATA command sends it (dot true): line
+// ends made CRLF, a dot starting a line doubled, and the final ".\r\n"
+// (the rules of net/textproto's DotWriter, which go-smtp's client used);
+// or (dot false) as BDAT sends it: the same bytes without the doubled dots
+// and the final ".\r\n", which is what a server stores either way.
+func appendMessage(dst, data []byte, dot bool) []byte {
 	const (
 		beginLine = iota
 		inData
@@ -411,7 +445,7 @@ func appendDotStuffed(dst, data []byte) []byte {
 		c := data[0]
 		switch state {
 		case beginLine, inData:
-			if state == beginLine && c == '.' {
+			if dot && state == beginLine && c == '.' {
 				dst = append(dst, '.')
 			}
 			state = inData
@@ -432,13 +466,15 @@ func appendDotStuffed(dst, data []byte) []byte {
 	}
 	switch state {
 	case inData:
-		dst = append(dst, "\r\n.\r\n"...)
+		dst = append(dst, "\r\n"...)
 	case afterCR:
-		dst = append(dst, "\n.\r\n"...)
+		dst = append(dst, '\n')
 	default:
 		if empty {
 			dst = append(dst, "\r\n"...)
 		}
+	}
+	if dot {
 		dst = append(dst, ".\r\n"...)
 	}
 	return dst

@@ -148,9 +148,10 @@ func testCtx(t *testing.T) context.Context {
 }
 
 // TestClientWithoutPipelining: a server that does not offer PIPELINING
-// gets one command at a time, and the mails arrive whole.
+// gets one command at a time (and DATA, not BDAT, though it offers
+// CHUNKING), and the mails arrive whole.
 func TestClientWithoutPipelining(t *testing.T) {
-	ss := newScriptServer(t, false, acceptAll)
+	ss := newScriptServerExt(t, false, "CHUNKING", acceptAll)
 	s, err := NewSender(ss.addr, "sender@example.test")
 	require.NoError(t, err)
 	for i := range 3 {
@@ -181,8 +182,8 @@ func findPrefix(log []string, prefix string) string {
 }
 
 // TestClientPipelines: against the real server (go-smtp, which offers
-// PIPELINING), MAIL, RCPT and DATA leave in one write: the server reads
-// them in one piece.
+// PIPELINING and CHUNKING), MAIL, RCPT and BDAT with the whole mail leave
+// in one write: the server reads them in one piece.
 func TestClientPipelines(t *testing.T) {
 	mb, err := OpenMaildir(t.TempDir())
 	require.NoError(t, err)
@@ -203,11 +204,12 @@ func TestClientPipelines(t *testing.T) {
 	reads := rl.reads()
 	var together int
 	for _, r := range reads {
-		if strings.HasPrefix(r, "MAIL FROM:<sender@example.test>") && strings.Contains(r, "\r\nRCPT TO:<soap@example.test>\r\nDATA\r\n") {
+		if strings.HasPrefix(r, "MAIL FROM:<sender@example.test>") && strings.Contains(r, "\r\nRCPT TO:<soap@example.test>\r\nBDAT ") &&
+			strings.HasSuffix(r, "</soap:Envelope>\r\n") {
 			together++
 		}
 	}
-	assert.Equal(t, 2, together, "MAIL, RCPT and DATA in one read, for each mail: %q", reads)
+	assert.Equal(t, 2, together, "MAIL, RCPT, BDAT and the mail in one read, for each mail: %q", reads)
 	names, err := listNames(mb.Path(FolderNew, ""))
 	require.NoError(t, err)
 	assert.Len(t, names, 2)
@@ -324,6 +326,10 @@ func TestClientPipelinedRefusals(t *testing.T) {
 				assert.Contains(t, log, "RSET")
 			} else {
 				assert.Equal(t, 2, sessions, "%q", log)
+				require.Eventually(t, func() bool {
+					_, _, _, closedBy = ss.snapshot()
+					return len(closedBy) > 0
+				}, 10*time.Second, time.Millisecond)
 				assert.Equal(t, []string{"EOF"}, closedBy, "the first session closed without data")
 			}
 			var mails []string
@@ -396,6 +402,16 @@ func FuzzAppendDotStuffed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := appendDotStuffed(nil, data)
 		require.Equal(t, dotWriterBytes(data), got)
+		// BDAT's form is the same without the doubled dots and the end.
+		plain := appendMessage(nil, data, false)
+		var stuffed []byte
+		for i, c := range plain {
+			if c == '.' && (i == 0 || plain[i-1] == '\n') {
+				stuffed = append(stuffed, '.')
+			}
+			stuffed = append(stuffed, c)
+		}
+		require.Equal(t, string(got), string(stuffed)+".\r\n")
 		_, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(got))).ReadDotBytes()
 		require.NoError(t, err)
 	})

@@ -101,6 +101,12 @@ func (ss *session) Mail(from string, _ *gosmtp.MailOptions) error {
 		return smtpError(530, gosmtp.EnhancedCode{5, 7, 0}, "Authentication required")
 	}
 	ss.from, ss.rcpts = from, ss.rcpts[:0]
+	if ss.cc != nil {
+		// A mail is being received from here to its end (Data, Reset): a
+		// shutdown lets it finish. (go-smtp reads a BDAT chunk before it
+		// calls Data, and answers a failed read of it 554.)
+		ss.cc.setInData(true)
+	}
 	return nil
 }
 
@@ -181,7 +187,12 @@ func (ss *session) traceHeaders() []byte {
 	return b.Bytes()
 }
 
-func (ss *session) Reset() { ss.from, ss.rcpts = "", ss.rcpts[:0] }
+func (ss *session) Reset() {
+	ss.from, ss.rcpts = "", ss.rcpts[:0]
+	if ss.cc != nil {
+		ss.cc.setInData(false)
+	}
+}
 
 func (ss *session) Logout() error { return nil }
 
