@@ -25,8 +25,8 @@ type outgoing struct {
 	msg     nats.Msg
 	hdr     nats.Header
 	vals    [4][1]string        // the header values, so the header map's slices are reused
-	hdrSize int                 // about what hdr takes on the wire: "NATS/1.0\r\n", a line a value, a blank line
 	once    bool                // used for one message (Encode), not pooled
+	hdrSize int32               // about what hdr takes on the wire: "NATS/1.0\r\n", a line a value, a blank line
 	plain   struct{ io.Writer } // cw or buf without their AvailableBuffer, when once
 }
 

@@ -356,11 +356,11 @@ func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) 
 			return fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
-	o.hdrSize = len("NATS/1.0\r\n\r\n")
+	o.hdrSize = int32(len("NATS/1.0\r\n\r\n"))
 	set := func(i int, name, value string) {
 		o.vals[i][0] = value
 		o.hdr[name] = o.vals[i][:]
-		o.hdrSize += len(name) + len(value) + 4
+		o.hdrSize += int32(len(name) + len(value) + 4)
 	}
 	set(0, HeaderContentType, mediaType(v, m.Action))
 	if m.Action != "" {
