@@ -381,9 +381,8 @@ func isEmptyValue(v reflect.Value) bool {
 func escapeMarshal[S string | []byte](dst []byte, s S) []byte {
 	last := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainMarshal8(s, i) {
-			i += 8
-			continue
+		if i = skipPlain(s, i, true); i == len(s) {
+			break
 		}
 		c := s[i]
 		var esc string
@@ -431,20 +430,6 @@ func escapeMarshal[S string | []byte](dst []byte, s S) []byte {
 		last = i
 	}
 	return append(dst, s[last:]...)
-}
-
-// plainMarshal8 reports whether the 8 bytes of s at i need no escaping:
-// printable ASCII other than " & ' < >.
-func plainMarshal8[S string | []byte](s S, i int) bool {
-	if !plain8(s, i) {
-		return false
-	}
-	_ = s[i+7]
-	v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	apos := v ^ lo*'\''            // a zero byte for '
-	return (apos-lo)&^apos&hi == 0 // (no byte is above 0x7F: plain8)
 }
 
 // inCharRange is encoding/xml's isInCharacterRange.

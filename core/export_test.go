@@ -6,8 +6,13 @@ import "reflect"
 // recomputes it.
 const EscapesTable = escapes
 
-// Plain8 is the writer's test of 8 bytes at once (b holds at least 8).
-func Plain8(b []byte) bool { return plain8(b, 0) && plain8(string(b), 0) }
+// Plain8 is the writer's test of 8 bytes at once (b holds 8).
+func Plain8(b []byte) bool { return skipPlain(b, 0, false) == 8 && skipPlain(string(b), 0, false) == 8 }
+
+// PlainMarshal8 is Plain8 for escapeMarshal, which escapes the apostrophe too.
+func PlainMarshal8(b []byte) bool {
+	return skipPlain(b, 0, true) == 8 && skipPlain(string(b), 0, true) == 8
+}
 
 // DecodePlanned reports whether Body.Decode reads into v (a pointer) on its
 // fast path rather than through encoding/xml.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"reflect"
@@ -341,10 +342,13 @@ func (x *xmlWriter) token(t *xmltok.Token, scope []xmltok.NS) {
 // (xmltok.Reader.Raw), when it has them: they are well-formed XML that says
 // what the token says, so they are copied as they are instead of being
 // written out and escaped again. raw is nil when the token was decoded:
-// it is written out then (see token).
+// it is written out then (see token). Text holding '>' is written out too:
+// the escaper writes it &gt;, and text must come out the same however the
+// tokenizer split it (a text token next to a decoded one reads back as one
+// token), so that writing what was written gives the same bytes.
 func (x *xmlWriter) rawToken(t *xmltok.Token, raw []byte) {
 	switch {
-	case raw == nil:
+	case raw == nil, t.Kind == xmltok.CharData && bytes.IndexByte(raw, '>') >= 0:
 		x.token(t, nil)
 	case len(raw) == 0:
 		// the end of an empty-element tag: its "/>" was written with the
@@ -398,17 +402,30 @@ outer:
 	}
 }
 
-// plain8 reports whether the 8 bytes of s at i are all printable ASCII
-// other than the markup characters: nothing appendEscaped would look at.
-func plain8[S string | []byte](s S, i int) bool {
-	_ = s[i+7]
-	v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+// skipPlain returns i moved past the 8-byte blocks of s, from i on, that
+// are all printable ASCII other than the markup characters (and, with apos,
+// other than the apostrophe): nothing an escaper would look at. It stops at the first
+// block that is not plain, or where fewer than 8 bytes are left. The loop is
+// here, not in the caller, so that a plain run costs one call.
+func skipPlain[S string | []byte](s S, i int, apos bool) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	ltgt := v | lo*0x02 ^ lo*0x3E                               // a zero byte for '<' (0x3C) and '>' (0x3E)
-	qamp := v | lo*0x04 ^ lo*0x26                               // a zero byte for '"' (0x22) and '&' (0x26)
-	t := (v-lo*0x20)&^v | (ltgt-lo)&^ltgt | (qamp-lo)&^qamp | v // a high bit: a control, a zero byte above, or non-ASCII
-	return t&hi == 0
+	for i+8 <= len(s) {
+		b := s[i : i+8]
+		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		ltgt := v | lo*0x02 ^ lo*0x3E                               // a zero byte for '<' (0x3C) and '>' (0x3E)
+		qamp := v | lo*0x04 ^ lo*0x26                               // a zero byte for '"' (0x22) and '&' (0x26)
+		t := (v-lo*0x20)&^v | (ltgt-lo)&^ltgt | (qamp-lo)&^qamp | v // a high bit: a control, a zero byte above, or non-ASCII
+		if apos {
+			a := v ^ lo*'\'' // a zero byte for '
+			t |= (a - lo) &^ a
+		}
+		if t&hi != 0 {
+			break
+		}
+		i += 8
+	}
+	return i
 }
 
 // escapes marks the bytes appendEscaped looks at in an attribute value: the
@@ -464,9 +481,7 @@ func appendEscaped[S string | []byte](dst []byte, s S, attr bool) []byte {
 	for i := 0; i < len(s); {
 		// skip what needs no escaping: eight plain bytes at a time, then
 		// byte by byte up to the next byte to look at
-		for i+8 <= len(s) && plain8(s, i) {
-			i += 8
-		}
+		i = skipPlain(s, i, false)
 		for i < len(s) && table[s[i]] == 0 {
 			i++
 		}

@@ -254,6 +254,7 @@ func TestPlain8(t *testing.T) {
 			w := []byte("abcdefgh")
 			w[p] = byte(c)
 			require.Equal(t, plain(w), core.Plain8(w), "byte %#x at %d", c, p)
+			require.Equal(t, plain(w) && c != '\'', core.PlainMarshal8(w), "marshal: byte %#x at %d", c, p)
 		}
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -268,6 +269,7 @@ func TestPlain8(t *testing.T) {
 			}
 		}
 		require.Equal(t, plain(w), core.Plain8(w), "%q", w)
+		require.Equal(t, plain(w) && !bytes.Contains(w, []byte("'")), core.PlainMarshal8(w), "marshal: %q", w)
 	}
 }
 
