@@ -11,7 +11,9 @@
 //     mail that fails in failed/ with its fault beside it;
 //   - Sender, a core.Sender that writes RFC 5322 + MIME mail and submits it
 //     over a pool of reused SMTP sessions, with STARTTLS, AUTH, retries of
-//     temporary refusals and ctx deadlines;
+//     temporary refusals and ctx deadlines; a mail takes one round trip to a
+//     server that offers PIPELINING and CHUNKING (MAIL, RCPT, BDAT and the
+//     mail in one write), two with PIPELINING only;
 //   - ReadMail, the parser the Receiver uses, for mail that arrives another
 //     way.
 //
@@ -48,7 +50,10 @@
 // The Server answers 250 only after the mail's data is synced in tmp/, the
 // mail renamed into new/ and new/ synced. Mails that arrive together share
 // those syncs (group commit, WithSyncMode); a sync that fails answers 451
-// to every mail that waited for it and leaves none of them in new/. A
+// to every mail that waited for it and leaves none of them in new/. While a
+// Receiver on the same *Maildir is receiving, the mail is renamed into
+// work/ instead (and work/ synced), already claimed for it: its file stays
+// open and locked, and the Receiver takes it with its bytes in memory. A
 // Receiver holds a flock(2) on every mail it has claimed; a claim whose
 // process died (its lock with it) is returned to new/ by the next Receiver
 // that looks. Ack removes the mail (its file is reused for a later one);

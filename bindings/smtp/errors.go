@@ -38,7 +38,7 @@ var (
 // ErrRefused in its chain) or a 4xx that persisted through the Sender's
 // retries (ErrTemporary).
 type StatusError struct {
-	Command  string // the command refused: "MAIL", "RCPT", "DATA" or "AUTH"
+	Command  string // the command refused: "MAIL", "RCPT", "DATA" (BDAT too), "AUTH"; "CONNECT" (the greeting), "EHLO", "HELO", "STARTTLS"
 	Code     int    // 550
 	Enhanced string // "5.1.1", "" when the server sent none
 	Message  string // the server's text
