@@ -29,6 +29,18 @@ const (
 	maxReplyLines = 256     // lines in a multiline reply
 )
 
+// maxBDAT bounds the mails sent with BDAT in the same write as MAIL and
+// RCPT: a larger one waits for their replies (DATA), so that megabytes are
+// not sent to a server that refuses them.
+const maxBDAT = 1 << 20
+
+// tooLarge reports whether the server's SIZE (RFC 1870) says n bytes are
+// too many: it will refuse the mail at MAIL.
+func (cl *client) tooLarge(n int) bool {
+	max, err := strconv.ParseInt(strings.TrimSpace(cl.ext["SIZE"]), 10, 64)
+	return err == nil && max > 0 && int64(n) > max
+}
+
 // submissionTimeout bounds a transaction whose ctx has no deadline, as
 // go-smtp's client did (SubmissionTimeout).
 const submissionTimeout = 12 * time.Minute
@@ -314,7 +326,7 @@ func (cl *client) transact(ctx context.Context, from, rcpt string, data []byte) 
 	}
 	stop := cl.watch(ctx)
 	defer stop()
-	bdat := cl.pipelining && cl.chunking
+	bdat := cl.pipelining && cl.chunking && len(data) <= maxBDAT && !cl.tooLarge(len(data))
 	size := int64(len(data))
 	if bdat {
 		cl.body = appendMessage(cl.body[:0], data, false)

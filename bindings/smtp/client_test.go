@@ -210,9 +210,19 @@ func TestClientPipelines(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, together, "MAIL, RCPT, BDAT and the mail in one read, for each mail: %q", reads)
+
+	// A mail over maxBDAT waits for the replies to MAIL and RCPT: DATA.
+	require.NoError(t, s.Send(testCtx(t), testMessage(strings.Repeat("x", maxBDAT))))
+	var data int
+	for _, r := range rl.reads()[len(reads):] {
+		if strings.HasPrefix(r, "MAIL FROM:<sender@example.test>") && strings.HasSuffix(r, "\r\nRCPT TO:<soap@example.test>\r\nDATA\r\n") {
+			data++
+		}
+	}
+	assert.Equal(t, 1, data, "MAIL, RCPT and DATA in one read for the large mail")
 	names, err := listNames(mb.Path(FolderNew, ""))
 	require.NoError(t, err)
-	assert.Len(t, names, 2)
+	assert.Len(t, names, 3)
 }
 
 // readLog records what a server's sessions read.
