@@ -81,15 +81,19 @@ func headerEnd(data []byte) int {
 	case bytes.HasPrefix(data, []byte("\r\n")):
 		return 2
 	}
-	lf := bytes.Index(data, []byte("\n\n"))
-	crlf := bytes.Index(data, []byte("\n\r\n"))
-	switch {
-	case lf >= 0 && (crlf < 0 || lf < crlf):
-		return lf + 2
-	case crlf >= 0:
-		return crlf + 3
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		switch {
+		case i < len(data) && data[i] == '\n':
+			return i + 1
+		case i+1 < len(data) && data[i] == '\r' && data[i+1] == '\n':
+			return i + 2
+		}
 	}
-	return -1
 }
 
 // memBody is a mail's body in memory.
@@ -330,7 +334,7 @@ func decodeQP(src []byte) (out []byte, ok bool) {
 				eol = whole[len(whole)-2:]
 			}
 		}
-		// at returns the byte at k of t+eol, the line the Reader decodes.
+		// The Reader decodes t+eol; an = looks at the two bytes after it.
 		n := len(t) + len(eol)
 		at := func(k int) byte {
 			if k < len(t) {
@@ -339,30 +343,36 @@ func decodeQP(src []byte) (out []byte, ok bool) {
 			return eol[k-len(t)]
 		}
 		for j := 0; j < len(t); {
-			c := t[j]
-			switch {
-			case c == '=':
-				if j+2 < n {
-					hi, ok1 := unhex(at(j + 1))
-					lo, ok2 := unhex(at(j + 2))
-					if ok1 && ok2 {
-						out = append(out, hi<<4|lo)
-						j += 3
-						continue
-					}
+			// A run of bytes that stand for themselves.
+			k := j
+			for k < len(t) {
+				if c := t[k]; c == '=' || c < ' ' && c != '\t' && c != '\r' || c == 0x7f {
+					break
 				}
-				if n-j >= 2 && at(j+1) != '\r' && at(j+1) != '\n' {
-					out = append(out, '=') // a literal =
-					j++
+				k++
+			}
+			out = append(out, t[j:k]...)
+			if j = k; j == len(t) {
+				break
+			}
+			if t[j] != '=' {
+				return nil, false // a control byte
+			}
+			if j+2 < n {
+				hi, ok1 := unhex(at(j + 1))
+				lo, ok2 := unhex(at(j + 2))
+				if ok1 && ok2 {
+					out = append(out, hi<<4|lo)
+					j += 3
 					continue
 				}
-				return nil, false
-			case c == '\t' || c == '\r' || c >= 0x80:
-			case c < ' ' || c > '~':
-				return nil, false
 			}
-			out = append(out, c)
-			j++
+			if n-j >= 2 && at(j+1) != '\r' && at(j+1) != '\n' {
+				out = append(out, '=') // a literal =
+				j++
+				continue
+			}
+			return nil, false
 		}
 		out = append(out, eol...)
 	}
