@@ -43,6 +43,8 @@ type Receiver struct {
 	shut       sync.Once     // Close's work
 	stopped    chan struct{} // the keep-alive goroutine ended
 
+	wait *time.Timer // onMsg's (nats.go calls it for one message at a time)
+
 	mu        sync.Mutex
 	waiting   jetstream.Msg // the message onMsg holds until Receive takes it; nil: none
 	unsettled map[*delivery]struct{}
@@ -144,18 +146,27 @@ func (r *Receiver) onMsg(msg jetstream.Msg) {
 		return
 	default:
 	}
-	select {
-	case r.msgs <- msg: // a Receive was waiting
-		return
-	default:
-	}
 	r.hold(msg)
 	defer r.hold(nil)
-	_ = msg.InProgress() // AckWait starts again now; keepAlive goes on
-	select {
-	case r.msgs <- msg:
-	case <-r.closed:
-		_ = msg.NakWithDelay(closeRedelivery)
+	// Marked in progress (AckWait starts again) once it has waited
+	// AckWait/10, unless a Receive took it by then; keepAlive goes on
+	// every AckWait/3.
+	if r.wait == nil {
+		r.wait = time.NewTimer(r.o.ackWait / 10)
+	} else {
+		r.wait.Reset(r.o.ackWait / 10)
+	}
+	defer r.wait.Stop()
+	for {
+		select {
+		case r.msgs <- msg:
+			return
+		case <-r.closed:
+			_ = msg.NakWithDelay(closeRedelivery)
+			return
+		case <-r.wait.C:
+			_ = msg.InProgress()
+		}
 	}
 }
 
