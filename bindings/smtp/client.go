@@ -297,7 +297,9 @@ func b64(b []byte) string {
 }
 
 // watch makes ctx's deadline and cancellation reach the session's I/O
-// (a ctx without a deadline gets submissionTimeout). stop undoes it.
+// (a ctx without a deadline gets submissionTimeout). stop unhooks ctx; the
+// caps stay (nothing reads or writes an idle session, and its next use sets
+// its own).
 func (cl *client) watch(ctx context.Context) (stop func()) {
 	dl, ok := ctx.Deadline()
 	if !ok {
@@ -306,11 +308,7 @@ func (cl *client) watch(ctx context.Context) (stop func()) {
 	cl.conn.setCaps(dl, dl)
 	past := time.Unix(1, 0)
 	unhook := context.AfterFunc(ctx, func() { cl.conn.setCaps(past, past) })
-	return func() {
-		if unhook() {
-			cl.conn.setCaps(time.Time{}, time.Time{})
-		}
-	}
+	return func() { unhook() }
 }
 
 // transact sends one mail and returns the server's answer to its data; on

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/mail"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/soapwire/soapwire/core"
@@ -20,11 +21,12 @@ import (
 // up to WithMaxSessions sessions open and reuses them (a session per mail
 // costs several times a reused one).
 type Sender struct {
-	addr string
-	from *mail.Address
-	o    options
-	sem  chan struct{}
-	bufs sync.Pool // of *bytes.Buffer, for composing mails
+	addr   string
+	from   *mail.Address
+	o      options
+	sem    chan struct{}
+	bufs   sync.Pool // of *bytes.Buffer, for composing mails
+	lastTo atomic.Pointer[lastTo]
 
 	mu     sync.Mutex
 	idle   []*client
@@ -63,7 +65,7 @@ func NewSender(addr, from string, opts ...Option) (*Sender, error) {
 // On success m.Meta holds MetaMessageID, MetaInReplyTo (for a reply) and
 // MetaQueuedAs, the server's answer to the data.
 func (s *Sender) Send(ctx context.Context, m *core.Message) error {
-	to, err := parseMailto(m.To)
+	to, err := s.recipient(m.To)
 	if err != nil {
 		return err
 	}
@@ -111,6 +113,29 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 		last = err
 	}
 	return fmt.Errorf("smtp: send to %s: gave up after %d tries: %w", to.Address, s.o.attempts, last)
+}
+
+// lastTo is the last recipient parsed, kept: a Sender mostly mails the same
+// address again.
+type lastTo struct {
+	raw  string
+	addr *mail.Address
+}
+
+// recipient parses a mailto: address (see parseMailto), reusing the last
+// one parsed when it is the same.
+func (s *Sender) recipient(raw string) (*mail.Address, error) {
+	if l := s.lastTo.Load(); l != nil && l.raw == raw {
+		a := *l.addr
+		return &a, nil
+	}
+	a, err := parseMailto(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := *a
+	s.lastTo.Store(&lastTo{raw: raw, addr: &c})
+	return a, nil
 }
 
 // try sends data once: on a pooled session (once more on a fresh one if the
