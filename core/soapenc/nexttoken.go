@@ -66,7 +66,8 @@ func (b *builder) readNext(r nextReader) error {
 		}
 		switch t.Kind {
 		case core.StartElement:
-			if err := b.start(b.startElement(t, attrBuf[:0])); err != nil {
+			name, attrs := b.startElement(t, attrBuf[:0])
+			if err := b.start(name, attrs); err != nil {
 				return err
 			}
 		case core.EndElement:
@@ -85,7 +86,7 @@ func (b *builder) readNext(r nextReader) error {
 // startElement converts a start tag to the form Token returns (namespace
 // declarations as xmlns attributes first), into buf (start does not keep
 // it).
-func (b *builder) startElement(t *core.Token, buf []xml.Attr) xml.StartElement {
+func (b *builder) startElement(t *core.Token, buf []xml.Attr) (xml.Name, []xml.Attr) {
 	attrs := buf[:0]
 	for _, ns := range t.NS {
 		if len(ns.Prefix) == 0 {
@@ -97,5 +98,5 @@ func (b *builder) startElement(t *core.Token, buf []xml.Attr) xml.StartElement {
 	for _, a := range t.Attr {
 		attrs = append(attrs, xml.Attr{Name: xml.Name{Space: b.strs.str(a.Name.Space), Local: b.strs.str(a.Name.Local)}, Value: b.strs.str(a.Value)})
 	}
-	return xml.StartElement{Name: xml.Name{Space: b.strs.str(t.Name.Space), Local: b.strs.str(t.Name.Local)}, Attr: attrs}
+	return xml.Name{Space: b.strs.str(t.Name.Space), Local: b.strs.str(t.Name.Local)}, attrs
 }

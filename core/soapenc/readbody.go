@@ -181,7 +181,7 @@ func (b *builder) read() error {
 					return err
 				}
 			}
-			if err := b.start(t); err != nil {
+			if err := b.start(t.Name, t.Attr); err != nil {
 				return err
 			}
 		case xml.EndElement:
@@ -232,7 +232,10 @@ func (b *builder) chars(t []byte) error {
 	return nil
 }
 
-func (b *builder) start(t xml.StartElement) error {
+// start opens an element. Its name and attributes come apart, not as an
+// xml.StartElement: escape analysis follows a struct as a whole, and the
+// name goes into the tree, so the attributes' array would escape with it.
+func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 	if b.nodes++; b.nodes > b.maxNodes {
 		return errorf(SubcodeLimit, "body has more than %d elements", b.maxNodes)
 	}
@@ -240,8 +243,8 @@ func (b *builder) start(t xml.StartElement) error {
 		return errorf(SubcodeLimit, "body nests deeper than %d elements", b.maxDepth)
 	}
 	e := b.newElement()
-	e.Name, e.parent = t.Name, b.cur
-	b.bytes += len(t.Name.Local) + len(t.Name.Space)
+	e.Name, e.parent = name, b.cur
+	b.bytes += len(name.Local) + len(name.Space)
 	for len(b.lasts) <= b.depth {
 		b.lasts = append(b.lasts, nil)
 	}
@@ -267,7 +270,7 @@ func (b *builder) start(t xml.StartElement) error {
 	b.cur = e
 	var typ string
 	v := b.d.Version
-	for _, a := range t.Attr {
+	for _, a := range attrs {
 		b.bytes += len(a.Name.Local) + len(a.Value)
 		var err error
 		switch a.Name.Space {
