@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -259,23 +260,48 @@ func TestCycles(t *testing.T) {
 	assert.Same(t, self.N, self.N.Next)
 }
 
-// Shared values referenced many times by value do not expand exponentially.
-func TestReferenceExpansion(t *testing.T) {
+// allocated returns the bytes f allocates (the heap's total, so it does not
+// depend on the machine's speed or load, unlike a wall-clock bound).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// expansion builds a body whose multiRefs each reference the next one twice:
+// levels of sharing that a decoder copying by value would expand to 2^levels
+// leaves.
+func expansion(levels int) string {
 	var b strings.Builder
 	b.WriteString(wrap(`<top href="#r0"/>`))
-	const levels = 60
 	for i := range levels {
 		fmt.Fprintf(&b, `<multiRef id="r%d"><l href="#r%d"/><r href="#r%d"/></multiRef>`, i, i+1, i+1)
 	}
 	fmt.Fprintf(&b, `<multiRef id="r%d">leaf</multiRef>`, levels)
-	el := read(t, soapenc.V11, b.String())
+	return b.String()
+}
+
+// Shared values referenced many times by value do not expand exponentially:
+// the memory a decode allocates grows with the input (twice the levels, about
+// twice the bytes), not with the 2^levels leaves; and 60 levels decode at all.
+func TestReferenceExpansion(t *testing.T) {
 	type tree struct{ L, R any }
-	start := time.Now()
-	var generic any
-	require.NoError(t, el.Decode(&generic))
-	assert.Less(t, time.Since(start), 5*time.Second)
+	decode := func(levels int) {
+		el := read(t, soapenc.V11, expansion(levels))
+		var generic any
+		require.NoError(t, el.Decode(&generic))
+	}
+	small, large := allocated(func() { decode(12) }), allocated(func() { decode(24) })
+	t.Logf("12 levels: %d B; 24 levels: %d B (%.2fx)", small, large, float64(large)/float64(small))
+	assert.Less(t, float64(large)/float64(small), 3.0,
+		"12 levels allocated %d B, 24 levels %d B: more than linear growth", small, large)
+	decode(60)
+
 	var typed struct{ Top tree }
-	d := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(b.String())))
+	d := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(expansion(60))))
 	d.MaxDepth = 100
 	el, err := d.ReadBody()
 	require.NoError(t, err)
@@ -383,42 +409,46 @@ func TestEncodeErrorPath(t *testing.T) {
 // Inputs shaped to make naive code quadratic stay fast: each is linear
 // work of well under a second, or minutes if quadratic.
 func TestHostileInputsAreCheap(t *testing.T) {
-	const chain = 150000
-	cases := map[string]func() string{
-		"text split by comments": func() string {
-			return `<op><A>` + strings.Repeat("xxxxxxxxxx<!---->", 200000) + `</A></op>`
+	cases := map[string]func(n int) string{
+		"text split by comments": func(n int) string {
+			return `<op><A>` + strings.Repeat("xxxxxxxxxx<!---->", n) + `</A></op>`
 		},
-		"long reference chain": func() string {
+		"long reference chain": func(n int) string {
 			var b strings.Builder
 			b.WriteString(`<op><a href="#r0"/></op>`)
-			for i := range chain {
+			for i := range n {
 				fmt.Fprintf(&b, `<r id="r%d" href="#r%d"/>`, i, i+1)
 			}
-			fmt.Fprintf(&b, `<r id="r%d">end</r>`, chain)
+			fmt.Fprintf(&b, `<r id="r%d">end</r>`, n)
 			return b.String()
 		},
-		"many repeated elements": func() string {
-			return `<op>` + strings.Repeat(`<L>1</L>`, 90000) + `</op>`
+		"many repeated elements": func(n int) string {
+			return `<op>` + strings.Repeat(`<L>1</L>`, n) + `</op>`
 		},
 	}
+	const n = 150000
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
-			x := body()
-			start := time.Now()
-			d := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(x)))
-			d.MaxNodes = 2 * chain
-			el, err := d.ReadBody()
-			require.NoError(t, err)
-			var v struct {
-				A string
-				L []int
+			decode := func(n int) {
+				d := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(body(n))))
+				d.MaxNodes = 2 * n
+				el, err := d.ReadBody()
+				require.NoError(t, err)
+				var v struct {
+					A string
+					L []int
+				}
+				require.NoError(t, el.Decode(&v))
+				var generic any
+				require.NoError(t, el.Decode(&generic))
 			}
-			require.NoError(t, el.Decode(&v))
-			var generic any
-			require.NoError(t, el.Decode(&generic))
-			if !raceEnabled {
-				assert.Less(t, time.Since(start), 10*time.Second)
-			}
+			// Linear work allocates about twice as much for twice the
+			// input; quadratic work four times as much.
+			small, large := allocated(func() { decode(n / 8) }), allocated(func() { decode(n / 4) })
+			t.Logf("%d units: %d B; %d units: %d B (%.2fx)", n/8, small, n/4, large, float64(large)/float64(small))
+			assert.Less(t, float64(large)/float64(small), 3.0,
+				"%d units allocated %d B, %d units %d B: more than linear growth", n/8, small, n/4, large)
+			decode(n) // and the full size decodes
 		})
 	}
 
