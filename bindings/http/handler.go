@@ -98,7 +98,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, 0)
-		if notSOAP(f, body) {
+		if notSOAP(err, body) {
 			// Not an envelope of any version (empty, not XML, another
 			// root element): nothing to answer a SOAP fault to.
 			s.o.log.InfoContext(ctx, "soap: request is not SOAP", slog.String("reason", f.Reason))
@@ -195,10 +195,10 @@ func (s *handler) bodyFault(f *core.Fault, body *bodyReader, v core.Version) *co
 }
 
 // notSOAP reports whether reading the request failed before a SOAP envelope
-// began: a Sender fault of no version (core had not seen an Envelope in a
-// SOAP namespace), while the body itself was read fine and under the limit.
-func notSOAP(f *core.Fault, body *bodyReader) bool {
-	return f.Code == core.CodeSender && f.Version == 0 && !body.failed() && !body.isTooLarge()
+// began (core.ErrNotEnvelope: empty, not XML, another root element), while
+// the body itself was read fine and under the limit.
+func notSOAP(err error, body *bodyReader) bool {
+	return errors.Is(err, core.ErrNotEnvelope) && !body.failed() && !body.isTooLarge()
 }
 
 // status is the status of a fault answering a request whose body is body:
