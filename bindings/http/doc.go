@@ -17,7 +17,9 @@
 // lazily through core.ReadMessage, so a handler streams it. Replies are
 // answered 200, one-way messages (a nil reply) 202 with an empty body, and
 // faults 500, except SOAP 1.2 Sender faults, which are 400 (SOAP 1.2 Part 2
-// §7.5). HTTP-level refusals are 401, 405, 413 and 415.
+// §7.5). HTTP-level refusals are 401, 405, 413 and 415, an empty 400 for a
+// body that is not SOAP at all (see below), and, from NewServer, net/http's
+// 431 for request headers over DefaultMaxHeaderBytes.
 //
 // Replies are written into a buffer of up to 32 KiB (core's envelope writer
 // appends straight into it) before the status line, so an error while
