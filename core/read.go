@@ -61,15 +61,15 @@ func ReadEnvelope(r io.Reader, lim Limits) (*Envelope, error) {
 }
 
 // readState is what reading one message needs, in one allocation: the
-// message, its envelope, the body's stream and room for the first header
-// blocks. The parser lives with the tokenizer (see newParser).
+// message, its envelope and the body's stream (header blocks, when there
+// are any, get an exactly sized slice of their own: see header). The parser
+// lives with the tokenizer (see newParser).
 type readState struct {
-	p      *parser // while the tokenizer is held
-	msg    Message
-	env    Envelope
-	src    bodySource
-	in     inbound
-	blocks [2]HeaderBlock
+	p   *parser // while the tokenizer is held
+	msg Message
+	env Envelope
+	src bodySource
+	in  inbound
 }
 
 func (st *readState) read(r io.Reader, lim Limits) (*Envelope, error) {
@@ -121,6 +121,11 @@ type parser struct {
 	// with the body's (see names)
 	nbuf []byte
 	nlen []int
+	// the header blocks as they are read, copied into an exactly sized
+	// slice at the Header's end (so a message without a Header, the common
+	// case on bindings that carry addressing outside the envelope, does
+	// not carry room for blocks in its readState)
+	hblocks []HeaderBlock
 	// the declarations ancestors rendered last (see sameAncestors), and
 	// where their rendering ends in blocks.buf
 	ancKey []byte
@@ -267,7 +272,14 @@ func (p *parser) envelope() (*Envelope, error) {
 
 func (p *parser) header() ([]HeaderBlock, error) {
 	start := p.r.Offset()
-	blocks := p.st.blocks[:0]
+	scratch := p.hblocks[:0]
+	defer func() {
+		clear(scratch) // nothing of this message stays with the pooled parser
+		if cap(scratch) > maxPooledBlocks {
+			scratch = nil // grown by an unusual Header: let it go
+		}
+		p.hblocks = scratch[:0]
+	}()
 	from := p.ancestors()
 	for {
 		t, err := p.structural("Header")
@@ -278,18 +290,26 @@ func (p *parser) header() ([]HeaderBlock, error) {
 			return nil, err
 		}
 		if t.Kind == xmltok.EndElement {
+			var blocks []HeaderBlock
+			if len(scratch) > 0 {
+				blocks = make([]HeaderBlock, len(scratch))
+				copy(blocks, scratch)
+			}
 			keepBlocks(blocks, p.blocks.buf[from:])
 			if cap(p.blocks.buf) > maxPooledBuf {
 				p.blocks.buf, p.ancKey = nil, p.ancKey[:0] // grown by an unusual Header: let it go
 			}
 			return blocks, nil
 		}
-		blocks = append(blocks, HeaderBlock{})
-		if err := p.block(t, start, &blocks[len(blocks)-1]); err != nil {
+		scratch = append(scratch, HeaderBlock{})
+		if err := p.block(t, start, &scratch[len(scratch)-1]); err != nil {
 			return nil, err
 		}
 	}
 }
+
+// maxPooledBlocks is the most header blocks whose room the parser keeps.
+const maxPooledBlocks = 64
 
 // keepBlocks moves the blocks' XML out of the scratch buffer (where it lies
 // in order, one block after the other, from its start) into an arena of
