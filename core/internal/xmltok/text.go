@@ -1,6 +1,7 @@
 package xmltok
 
 import (
+	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,8 +19,7 @@ func (s *Reader) text() (*Token, error) {
 			c := b[k]
 			if class[c]&cText != 0 {
 				r0 := k
-				for k++; k < len(b) && class[b[k]]&cText != 0; k++ {
-				}
+				k = textRun(b, k+1)
 				if w != r0 {
 					copy(b[w:], b[r0:k])
 				}
@@ -295,4 +295,35 @@ func (s *Reader) decodeValue(b []byte, val, end int) (int, error) {
 		}
 	}
 	return w, nil
+}
+
+// textRun returns the offset of the first byte from k on in b that text does
+// not carry as is (class cText), or len(b). It tests eight bytes at a time
+// while it can (see plainWord), then one by one up to the next word.
+func textRun(b []byte, k int) int {
+	for k < len(b) {
+		for k+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[k:])) {
+			k += 8
+		}
+		end := min(k+8, len(b))
+		for k < end && class[b[k]]&cText != 0 {
+			k++
+		}
+		if k < end {
+			return k
+		}
+	}
+	return k
+}
+
+// plainWord reports whether the eight bytes of x are all cText bytes other
+// than tab and line feed: none below 0x20, none non-ASCII, no '<', '&' or
+// ']'. The tests may report a word false that is not (a borrow past a
+// matching byte), never true for one that is not: the caller then looks at
+// the bytes one by one.
+func plainWord(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	zero := func(y uint64) uint64 { return (y - lo) & ^y & hi } // some byte of y is 0
+	bad := x&hi | (x-lo*0x20)&^x&hi | zero(x^(lo*'<')) | zero(x^(lo*'&')) | zero(x^(lo*']'))
+	return bad == 0
 }
