@@ -35,13 +35,12 @@ func NewMessage(v Version, body Body) *Message {
 // ReadMessage reads an envelope (see ReadEnvelope) and moves its
 // WS-Addressing 1.0 headers into the Message fields.
 func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
-	st := new(readState)
-	env, err := st.read(r, lim)
+	st, err := readEnvelope(r, lim)
 	if err != nil {
 		return nil, err
 	}
 	m := &st.msg
-	m.Envelope = env
+	m.Envelope = &st.env
 	if err := m.takeAddressing(); err != nil {
 		return nil, err
 	}

@@ -57,13 +57,20 @@ var ErrLimit = xmltok.ErrLimit
 // *Fault: Sender (1.1 Client) for a malformed or non-conforming envelope,
 // VersionMismatch for an envelope in an unknown namespace.
 func ReadEnvelope(r io.Reader, lim Limits) (*Envelope, error) {
-	return new(readState).read(r, lim)
+	st, err := readEnvelope(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &st.env, nil
 }
 
 // readState is what reading one message needs, in one allocation: the
-// message, its envelope and the body's stream (header blocks, when there
-// are any, get an exactly sized slice of their own: see header). The parser
-// lives with the tokenizer (see newParser).
+// message, its envelope and the body's stream. It is allocated once the
+// Envelope's first child is known: an envelope with a Header gets a
+// readStateH, with room for the first header blocks, one without (the
+// common case on bindings that carry addressing outside the envelope) a
+// smaller readState alone. The parser lives with the tokenizer (see
+// newParser).
 type readState struct {
 	p   *parser // while the tokenizer is held
 	msg Message
@@ -72,35 +79,49 @@ type readState struct {
 	in  inbound
 }
 
-func (st *readState) read(r io.Reader, lim Limits) (*Envelope, error) {
+// readStateH is a readState with room for the first header blocks.
+type readStateH struct {
+	readState
+	blocks [2]HeaderBlock
+}
+
+// readEnvelope reads an envelope from r into a readState of its own.
+func readEnvelope(r io.Reader, lim Limits) (*readState, error) {
 	lim = lim.resolved()
-	p := newParser(st, xmltok.NewReader(r, lim.tokenizer()), lim)
-	env, err := p.envelope()
+	p := newParser(xmltok.NewReader(r, lim.tokenizer()), lim)
+	st, err := p.envelope()
 	if err != nil {
-		if p := st.p; p != nil {
+		switch {
+		case st == nil: // p was never handed to a readState: still ours
 			p.release()
+		case st.p != nil:
+			st.p.release()
 		}
 		return nil, err
 	}
-	return env, nil
+	return st, nil
 }
 
 // newParser returns the parser kept with the tokenizer r (its Aux), set to
-// read one envelope into st: it is recycled with r, so nothing may use it
-// once it has released r.
-func newParser(st *readState, r *xmltok.Reader, lim Limits) *parser {
+// read one envelope (into a readState: see attach): it is recycled with r,
+// so nothing may use it once it has released r.
+func newParser(r *xmltok.Reader, lim Limits) *parser {
 	p, _ := r.Aux.(*parser)
 	if p == nil {
 		p = new(parser)
 		r.Aux = p
 	}
-	p.st, p.r, p.lim, p.v, p.faultStart = st, r, lim, 0, 0
+	p.st, p.r, p.lim, p.v, p.faultStart = nil, r, lim, 0, 0
 	if p.nu != nil {
 		p.nu = nil
 	}
 	p.nbuf, p.nlen = p.nbuf[:0], p.nlen[:0]
-	st.p = p
 	return p
+}
+
+// attach makes st the readState p reads into, and p st's parser.
+func (p *parser) attach(st *readState) {
+	p.st, st.p = st, p
 }
 
 type parser struct {
@@ -121,11 +142,6 @@ type parser struct {
 	// with the body's (see names)
 	nbuf []byte
 	nlen []int
-	// the header blocks as they are read, copied into an exactly sized
-	// slice at the Header's end (so a message without a Header, the common
-	// case on bindings that carry addressing outside the envelope, does
-	// not carry room for blocks in its readState)
-	hblocks []HeaderBlock
 	// the declarations ancestors rendered last (see sameAncestors), and
 	// where their rendering ends in blocks.buf
 	ancKey []byte
@@ -145,9 +161,11 @@ func (p *parser) release() {
 	if r == nil {
 		return
 	}
-	st.p = nil
-	if st.in.p == p {
-		st.in.r, st.in.p = nil, nil
+	if st != nil {
+		st.p = nil
+		if st.in.p == p {
+			st.in.r, st.in.p = nil, nil
+		}
 	}
 	p.r, p.st = nil, nil
 	r.Release()
@@ -208,7 +226,11 @@ func (p *parser) structural(where string) (*xmltok.Token, error) {
 	}
 }
 
-func (p *parser) envelope() (*Envelope, error) {
+// envelope reads the envelope into a readState it allocates once it has
+// seen the Envelope's first child, and returns it. Beside an error it
+// returns the readState when there is one by then (the parser is its then:
+// see readEnvelope).
+func (p *parser) envelope() (*readState, error) {
 	t, err := p.structural("document")
 	if err != nil {
 		return nil, notAnEnvelope(err)
@@ -221,29 +243,36 @@ func (p *parser) envelope() (*Envelope, error) {
 	if p.v = versionOf(t.Name.Space); p.v == 0 {
 		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
 	}
-	env := &p.st.env
-	env.Version = p.v
 	ns := p.v.Namespace()
 	enc, encSet := encodingStyleOf(t, ns)
 	t, err = p.structural("Envelope")
 	if err != nil {
 		return nil, err
 	}
+	var st *readState
 	if t.Kind == xmltok.StartElement && t.Name.Is(ns, "Header") {
-		if env.Headers, err = p.header(); err != nil {
-			return nil, err
+		h := new(readStateH)
+		st = &h.readState
+		p.attach(st)
+		if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
+			return st, err
 		}
 		if t, err = p.structural("Envelope"); err != nil {
-			return nil, err
+			return st, err
 		}
+	} else {
+		st = new(readState)
+		p.attach(st)
 	}
+	env := &st.env
+	env.Version = p.v
 	switch {
 	case t.Kind == xmltok.EndElement:
-		return nil, p.sender("the Envelope has no Body")
+		return st, p.sender("the Envelope has no Body")
 	case t.Name.Is(ns, "Header"):
-		return nil, p.sender("a second Header")
+		return st, p.sender("a second Header")
 	case !t.Name.Is(ns, "Body"):
-		return nil, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
+		return st, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
 	}
 	if e, ok := encodingStyleOf(t, ns); ok { // the Body's own wins
 		enc, encSet = e, true
@@ -251,7 +280,7 @@ func (p *parser) envelope() (*Envelope, error) {
 	// p may be released (and reused) once body returns: only env from here
 	v := p.v
 	if env.Body, err = p.body(); err != nil {
-		return nil, err
+		return st, err
 	}
 	if encSet {
 		env.Body.src.enc = enc
@@ -267,19 +296,13 @@ func (p *parser) envelope() (*Envelope, error) {
 		}
 		env.Headers = kept
 	}
-	return env, nil
+	return st, nil
 }
 
-func (p *parser) header() ([]HeaderBlock, error) {
+// header reads the Header's blocks, into room while they fit.
+func (p *parser) header(room []HeaderBlock) ([]HeaderBlock, error) {
 	start := p.r.Offset()
-	scratch := p.hblocks[:0]
-	defer func() {
-		clear(scratch) // nothing of this message stays with the pooled parser
-		if cap(scratch) > maxPooledBlocks {
-			scratch = nil // grown by an unusual Header: let it go
-		}
-		p.hblocks = scratch[:0]
-	}()
+	blocks := room
 	from := p.ancestors()
 	for {
 		t, err := p.structural("Header")
@@ -290,26 +313,18 @@ func (p *parser) header() ([]HeaderBlock, error) {
 			return nil, err
 		}
 		if t.Kind == xmltok.EndElement {
-			var blocks []HeaderBlock
-			if len(scratch) > 0 {
-				blocks = make([]HeaderBlock, len(scratch))
-				copy(blocks, scratch)
-			}
 			keepBlocks(blocks, p.blocks.buf[from:])
 			if cap(p.blocks.buf) > maxPooledBuf {
 				p.blocks.buf, p.ancKey = nil, p.ancKey[:0] // grown by an unusual Header: let it go
 			}
 			return blocks, nil
 		}
-		scratch = append(scratch, HeaderBlock{})
-		if err := p.block(t, start, &scratch[len(scratch)-1]); err != nil {
+		blocks = append(blocks, HeaderBlock{})
+		if err := p.block(t, start, &blocks[len(blocks)-1]); err != nil {
 			return nil, err
 		}
 	}
 }
-
-// maxPooledBlocks is the most header blocks whose room the parser keeps.
-const maxPooledBlocks = 64
 
 // keepBlocks moves the blocks' XML out of the scratch buffer (where it lies
 // in order, one block after the other, from its start) into an arena of
