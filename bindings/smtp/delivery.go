@@ -118,7 +118,15 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 		d.r.o.log.InfoContext(ctx, "smtp: mail returned to new/ (processing was cancelled)", slog.String("file", d.name))
 		return nil
 	}
-	v := d.m.Version()
+	// The fault file is in the mail's SOAP version: the message's, or for a
+	// mail parked on arrival the version its envelope was refused in.
+	var v core.Version
+	if d.m != nil {
+		v = d.m.Version()
+	}
+	if v == 0 {
+		v = core.FaultOf(cause).Version
+	}
 	if v == 0 {
 		v = core.V12
 	}

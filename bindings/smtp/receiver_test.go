@@ -212,6 +212,8 @@ func TestMalformedMailParked(t *testing.T) {
 	ts := startServer(t, t.TempDir())
 	require.NoError(t, rawMail(ts.addr, "a@example.test", []string{ts.box}, "From: a@example.test\r\nContent-Type: text/plain\r\n\r\nnot soap\r\n"))
 	require.NoError(t, rawMail(ts.addr, "a@example.test", []string{ts.box}, "From: a@example.test\r\nContent-Type: application/soap+xml\r\n\r\n<broken>\r\n"))
+	const bad11 = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header><h></s:Header><s:Body/></s:Envelope>`
+	require.NoError(t, rawMail(ts.addr, "a@example.test", []string{ts.box}, "From: a@example.test\r\nContent-Type: text/xml\r\n\r\n"+bad11+"\r\n"))
 	ids := sendN(t, newSender(t, ts.addr), ts, 1)
 
 	r := newReceiver(t, ts.mb, soapsmtp.WithLogger(logs.logger()))
@@ -221,7 +223,7 @@ func TestMalformedMailParked(t *testing.T) {
 	require.NoError(t, d.Ack(ctxT(t)))
 
 	failed := files(t, ts.dir, soapsmtp.FolderFailed)
-	require.Len(t, failed, 4, "two mails and their faults: %v", failed)
+	require.Len(t, failed, 6, "three mails and their faults: %v", failed)
 	reasons := map[string]bool{}
 	for _, name := range failed {
 		if !strings.HasSuffix(name, soapsmtp.FaultSuffix) {
@@ -231,10 +233,17 @@ func TestMalformedMailParked(t *testing.T) {
 		f := readFaultFile(t, filepath.Join(ts.dir, soapsmtp.FolderFailed, name))
 		assert.Equal(t, core.CodeSender, f.Code)
 		reasons[f.Reason] = true
+		mail, err := os.ReadFile(filepath.Join(ts.dir, soapsmtp.FolderFailed, strings.TrimSuffix(name, soapsmtp.FaultSuffix)))
+		require.NoError(t, err)
+		want := core.V12 // no envelope: the binding's default
+		if strings.Contains(string(mail), bad11) {
+			want = core.V11 // a SOAP 1.1 envelope refused: a 1.1 fault
+		}
+		assert.Equal(t, want, f.Version, "the fault file of %s", name)
 	}
 	assert.Contains(t, reasons, `not a SOAP mail: no application/soap+xml or text/xml part in "text/plain"`)
-	assert.Len(t, reasons, 2)
-	assert.Equal(t, 2, logs.count("not a SOAP mail; parked"))
+	assert.Len(t, reasons, 3)
+	assert.Equal(t, 3, logs.count("not a SOAP mail; parked"))
 }
 
 // readFaultFile reads the fault in a parked mail's fault file.
