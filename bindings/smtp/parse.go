@@ -17,7 +17,8 @@ import (
 )
 
 // MaxMailHeaderBytes bounds the header of a mail ReadMail reads (trace
-// headers included), and of each MIME part's header.
+// headers included). A MIME part's header is bounded by mime/multipart
+// (10 MiB), and the whole mail by the Server's WithMaxMessageBytes.
 const MaxMailHeaderBytes = 256 << 10
 
 // maxPartDepth bounds the nesting of multipart bodies searched for the
