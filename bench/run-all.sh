@@ -8,7 +8,7 @@
 # Each step prints its command and the load average before and after it, so a
 # figure taken while the machine was busy can be told apart. Every benchmark
 # measures its own baseline in the same process (ratios side by side); read
-# the ratios and medians, not single timings. Takes about 20 minutes on 2
+# the ratios and medians, not single timings. Takes about 10 minutes on 2
 # cores. Needs vsftpd for the FTP step (skipped when it is not installed).
 set -u
 cd "$(dirname "$0")/.."
