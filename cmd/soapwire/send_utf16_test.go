@@ -1,7 +1,7 @@
 package main_test
 
 import (
-		"strings"
+	"strings"
 	"testing"
 	"unicode/utf16"
 
