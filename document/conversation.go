@@ -31,6 +31,19 @@ func ConversationOf(m *core.Message) string {
 	if m.Envelope != nil {
 		for i := range m.Envelope.Headers {
 			if b := &m.Envelope.Headers[i]; b.Name == ConversationHeader {
+				if text, ok := plainText(b.XML); ok {
+					// the common form; a conversation its first message
+					// started shares that message's id string
+					switch text = bytes.TrimSpace(text); {
+					case len(text) == 0:
+						continue
+					case string(text) == m.ID:
+						return m.ID
+					case string(text) == m.RelatesTo:
+						return m.RelatesTo
+					}
+					return string(text)
+				}
 				if id := blockText(b.XML); id != "" {
 					return id
 				}
@@ -99,6 +112,9 @@ func conversationBlock(id string) core.HeaderBlock {
 // appendText appends s escaped as XML character data; characters XML 1.0
 // cannot carry become U+FFFD.
 func appendText(dst []byte, s string) []byte {
+	if plainASCII(s) {
+		return append(dst, s...)
+	}
 	for _, r := range s {
 		switch {
 		case r == '&':
@@ -116,6 +132,17 @@ func appendText(dst []byte, s string) []byte {
 		}
 	}
 	return dst
+}
+
+// plainASCII reports whether s is printable ASCII without '&', '<' or '>':
+// text appendText copies as it is.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7F || c == '&' || c == '<' || c == '>' {
+			return false
+		}
+	}
+	return true
 }
 
 // blockText returns the trimmed character data of a header block element

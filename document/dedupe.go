@@ -15,11 +15,11 @@ import (
 // which case the recorded outcome is delivered again.
 func (h *Handler) serveOnce(ctx context.Context, in *Incoming) (*core.Message, error) {
 	m, conv := in.Message, in.Conversation
-	release, err := h.enter(ctx, msgKey{conv, m.ID})
-	if err != nil {
+	key := msgKey{conv, m.ID}
+	if err := h.enter(ctx, key); err != nil {
 		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
 	}
-	defer release()
+	defer h.leave(key)
 	prior, err := h.claim(ctx, conv, m.ID)
 	switch {
 	case errors.Is(err, ErrInFlight):
@@ -39,34 +39,37 @@ func (h *Handler) serveOnce(ctx context.Context, in *Incoming) (*core.Message, e
 }
 
 // enter waits until no other delivery of key is being processed in this
-// Handler, then marks key in flight; release ends that.
-func (h *Handler) enter(ctx context.Context, key msgKey) (release func(), err error) {
+// Handler, then marks key in flight; leave ends that.
+func (h *Handler) enter(ctx context.Context, key msgKey) error {
 	for {
 		h.mu.Lock()
-		f, busy := h.inflight[key]
+		done, busy := h.inflight[key]
 		if !busy {
-			f = &flight{}
-			h.inflight[key] = f
+			h.inflight[key] = nil // a channel is made only if a duplicate waits
 			h.mu.Unlock()
-			return func() {
-				h.mu.Lock()
-				delete(h.inflight, key)
-				if f.done != nil {
-					close(f.done)
-				}
-				h.mu.Unlock()
-			}, nil
+			return nil
 		}
-		if f.done == nil {
-			f.done = make(chan struct{})
+		if done == nil {
+			done = make(chan struct{})
+			h.inflight[key] = done
 		}
-		done := f.done
 		h.mu.Unlock()
 		select {
 		case <-done:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
+	}
+}
+
+// leave ends what enter began, waking the deliveries of key waiting.
+func (h *Handler) leave(key msgKey) {
+	h.mu.Lock()
+	done := h.inflight[key]
+	delete(h.inflight, key)
+	h.mu.Unlock()
+	if done != nil {
+		close(done)
 	}
 }
 

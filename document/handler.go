@@ -68,16 +68,14 @@ type Handler struct {
 	o     options
 	owner string
 
-	mu       sync.Mutex
-	inflight map[msgKey]*flight // messages being processed
+	mu sync.Mutex
+	// inflight holds the messages being processed; the channel, made only
+	// when a duplicate waits for one, is closed when it ends.
+	inflight map[msgKey]chan struct{}
 }
 
 // msgKey names a received message: duplicates share it.
 type msgKey struct{ conv, id string }
-
-// flight is a message being processed; done is made (and closed when it
-// ends) only if a duplicate waits for it.
-type flight struct{ done chan struct{} }
 
 var _ core.Handler = (*Handler)(nil)
 
@@ -88,7 +86,7 @@ func NewHandler(fn HandleFunc, opts ...Option) *Handler {
 	if fn == nil {
 		panic("document: NewHandler with a nil HandleFunc")
 	}
-	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[msgKey]*flight)}
+	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[msgKey]chan struct{})}
 }
 
 // ReceiptAction is the action of a business-level receipt (WithReceipts).

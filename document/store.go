@@ -87,8 +87,9 @@ type Store interface {
 
 // MemoryStore is a Store in memory. The zero MemoryStore is ready to use.
 type MemoryStore struct {
-	mu sync.Mutex
-	m  map[string]*Conversation
+	mu     sync.Mutex
+	m      map[string]*Conversation
+	backup Conversation // Update's copy of the state before fn, kept for its arrays
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -107,26 +108,80 @@ func (s *MemoryStore) Get(_ context.Context, id string) (*Conversation, error) {
 	return c.Clone(), nil
 }
 
-// Update applies fn atomically.
+// newConversation is a new open conversation with room for one handled
+// message (a received document starts most), in one allocation.
+func newConversation(id string) *Conversation {
+	b := &struct {
+		c     Conversation
+		first [1]Outcome
+	}{c: Conversation{ID: id, State: StateOpen}}
+	b.c.Handled = b.first[:0]
+	return &b.c
+}
+
+// Update applies fn atomically. fn changes the stored conversation in
+// place; a copy taken before (into arrays the store reuses, so an update
+// allocates nothing) puts it back when fn fails or panics. A new
+// conversation is stored only if fn succeeds.
 func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversation) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.m[id]
-	if ok {
-		c = c.Clone() // fn's changes are kept only if it succeeds
-	} else {
-		c = &Conversation{ID: id, State: StateOpen}
+	if !ok {
+		c = newConversation(id)
+		if err := fn(c); err != nil {
+			return err
+		}
+		c.ID = id
+		c.Updated = time.Now()
+		if s.m == nil {
+			s.m = make(map[string]*Conversation)
+		}
+		s.m[id] = c
+		return nil
 	}
+	b, orig := &s.backup, *c
+	b.save(c)
+	done := false
+	defer func() {
+		if !done {
+			b.restore(c, &orig)
+		}
+		b.clear()
+	}()
 	if err := fn(c); err != nil {
 		return err
 	}
+	done = true
 	c.ID = id
 	c.Updated = time.Now()
-	if s.m == nil {
-		s.m = make(map[string]*Conversation)
-	}
-	s.m[id] = c
 	return nil
+}
+
+// save copies c into b, reusing b's arrays.
+func (b *Conversation) save(c *Conversation) {
+	pending, expired, handled := b.Pending[:0], b.Expired[:0], b.Handled[:0]
+	*b = *c
+	b.Pending = append(pending, c.Pending...)
+	b.Expired = append(expired, c.Expired...)
+	b.Handled = append(handled, c.Handled...)
+}
+
+// restore puts the state b saved back into c, whose fields were orig
+// before: its arrays get their saved elements back.
+func (b *Conversation) restore(c, orig *Conversation) {
+	*c = *b
+	c.Pending = append(orig.Pending[:0], b.Pending...)
+	c.Expired = append(orig.Expired[:0], b.Expired...)
+	c.Handled = append(orig.Handled[:0], b.Handled...)
+}
+
+// clear drops what b refers to, keeping its arrays.
+func (b *Conversation) clear() {
+	clear(b.Pending)
+	clear(b.Expired)
+	clear(b.Handled)
+	*b = Conversation{Pending: b.Pending[:0], Expired: b.Expired[:0], Handled: b.Handled[:0]}
 }
 
 // Delete removes a conversation if cond allows.

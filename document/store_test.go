@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -211,4 +212,63 @@ func TestFileStoreRefusals(t *testing.T) {
 	// a directory that cannot be created
 	_, err = document.NewFileStore(filepath.Join(dir, entries[0].Name(), "sub"))
 	require.Error(t, err)
+}
+
+// TestStoreUpdateRollsBack: changes fn makes in place (to the fields and to
+// the elements of its slices) are undone when it fails or panics, and a
+// conversation fn fails to create is not stored.
+func TestStoreUpdateRollsBack(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open()
+			at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			err := s.Update(ctx, "r1", func(c *document.Conversation) error {
+				c.State = document.StateAwaitingReply
+				c.Pending = []string{"p1", "p2"}
+				c.Handled = append(c.Handled, document.Outcome{MessageID: "m1", Done: true, At: at, Reply: []byte("<r/>")})
+				return nil
+			})
+			require.NoError(t, err)
+			want, err := s.Get(ctx, "r1")
+			require.NoError(t, err)
+
+			spoil := func(c *document.Conversation) {
+				c.State = document.StateFailed
+				c.Pending[0] = "spoilt"
+				c.Pending = slices.Delete(c.Pending, 1, 2)
+				c.Handled[0].Done, c.Handled[0].Owner = false, "someone"
+				c.Handled = append(c.Handled, document.Outcome{MessageID: "m2"})
+				c.Expired = append(c.Expired, "e1")
+			}
+			err = s.Update(ctx, "r1", func(c *document.Conversation) error { spoil(c); return os.ErrInvalid })
+			require.ErrorIs(t, err, os.ErrInvalid)
+			got, err := s.Get(ctx, "r1")
+			require.NoError(t, err)
+			assert.Equal(t, want, got, "after a failed update")
+
+			assert.Panics(t, func() {
+				_ = s.Update(ctx, "r1", func(c *document.Conversation) error { spoil(c); panic("boom") })
+			})
+			got, err = s.Get(ctx, "r1")
+			require.NoError(t, err)
+			assert.Equal(t, want, got, "after a panicking update")
+
+			// the store still works, and a failed creation stores nothing
+			err = s.Update(ctx, "r2", func(c *document.Conversation) error {
+				c.Handled = append(c.Handled, document.Outcome{MessageID: "x"})
+				return os.ErrInvalid
+			})
+			require.ErrorIs(t, err, os.ErrInvalid)
+			_, err = s.Get(ctx, "r2")
+			require.ErrorIs(t, err, document.ErrNotFound)
+			err = s.Update(ctx, "r1", func(c *document.Conversation) error { c.State = document.StateCompleted; return nil })
+			require.NoError(t, err)
+			got, err = s.Get(ctx, "r1")
+			require.NoError(t, err)
+			assert.Equal(t, document.StateCompleted, got.State)
+			assert.Equal(t, want.Pending, got.Pending)
+			assert.Equal(t, want.Handled, got.Handled)
+		})
+	}
 }
