@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/soapwire/soapwire/core"
@@ -78,29 +79,89 @@ func (h *Handler) leave(key msgKey) {
 // ErrInFlight; an older one, or a leftover of this Handler's (a panic), is
 // taken over.
 func (h *Handler) claim(ctx context.Context, conv, id string) (*Outcome, error) {
-	now := time.Now()
-	var prior *Outcome
-	err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
-		h.prune(c, now)
-		if o := c.Outcome(id); o != nil {
-			if o.Done {
-				p := *o
-				prior = &p
-				return errSkip
-			}
-			if o.Owner != h.owner && now.Sub(o.At) < h.o.lease {
-				return ErrInFlight
-			}
-			o.Owner, o.At = h.owner, now // take it over
-			return nil
-		}
-		c.Handled = append(c.Handled, Outcome{MessageID: id, Owner: h.owner, At: now})
-		return nil
-	})
+	op := h.storeOp(id, time.Now())
+	defer op.release()
+	err := h.o.store.Update(ctx, conv, op.claimFn)
 	if errors.Is(err, errSkip) {
-		return prior, nil
+		prior := op.out
+		return &prior, nil
 	}
 	return nil, err
+}
+
+// storeOp is a claim or record of one message: what its Store.Update
+// function works on. The functions are made once per storeOp, and storeOps
+// are reused, so that an update allocates no closure (a Store calls fn
+// within Update only).
+type storeOp struct {
+	h           *Handler
+	id          string
+	now         time.Time
+	out         Outcome // record: the outcome to store; claim: the recorded one found
+	keep, fault bool    // record: as in result
+
+	claimFn, recordFn func(*Conversation) error
+}
+
+var storeOps = sync.Pool{New: func() any {
+	op := new(storeOp)
+	op.claimFn, op.recordFn = op.claim, op.record
+	return op
+}}
+
+func (h *Handler) storeOp(id string, now time.Time) *storeOp {
+	op := storeOps.Get().(*storeOp)
+	op.h, op.id, op.now = h, id, now
+	return op
+}
+
+func (op *storeOp) release() {
+	*op = storeOp{claimFn: op.claimFn, recordFn: op.recordFn}
+	storeOps.Put(op)
+}
+
+// claim is claim's Update function: errSkip with op.out set when id has a
+// recorded outcome.
+func (op *storeOp) claim(c *Conversation) error {
+	h, id, now := op.h, op.id, op.now
+	h.prune(c, now)
+	if o := c.Outcome(id); o != nil {
+		if o.Done {
+			op.out = *o
+			return errSkip
+		}
+		if o.Owner != h.owner && now.Sub(o.At) < h.o.lease {
+			return ErrInFlight
+		}
+		o.Owner, o.At = h.owner, now // take it over
+		return nil
+	}
+	c.Handled = append(c.Handled, Outcome{MessageID: id, Owner: h.owner, At: now})
+	return nil
+}
+
+// record is record's Update function.
+func (op *storeOp) record(c *Conversation) error {
+	i := slices.IndexFunc(c.Handled, func(o Outcome) bool { return o.MessageID == op.id })
+	if !op.keep {
+		if i >= 0 {
+			c.Handled = slices.Delete(c.Handled, i, i+1)
+		}
+		return nil
+	}
+	if i >= 0 {
+		c.Handled[i] = op.out
+	} else {
+		c.Handled = append(c.Handled, op.out)
+	}
+	if c.State == StateOpen {
+		if op.fault {
+			c.State = StateFailed
+		} else {
+			c.State = StateAcknowledged
+		}
+	}
+	return nil
 }
 
 // prune drops the Done records older than the retention and, to make room
@@ -148,30 +209,13 @@ func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *r
 		}
 	}
 	// Recorded even when the requester has gone away meanwhile.
-	ctx = context.WithoutCancel(ctx)
-	err := h.o.store.Update(ctx, conv, func(c *Conversation) error {
-		i := slices.IndexFunc(c.Handled, func(o Outcome) bool { return o.MessageID == id })
-		if !r.keep {
-			if i >= 0 {
-				c.Handled = slices.Delete(c.Handled, i, i+1)
-			}
-			return nil
-		}
-		if i >= 0 {
-			c.Handled[i] = o
-		} else {
-			c.Handled = append(c.Handled, o)
-		}
-		if c.State == StateOpen {
-			if r.fault {
-				c.State = StateFailed
-			} else {
-				c.State = StateAcknowledged
-			}
-		}
-		return nil
-	})
-	return err
+	if ctx.Done() != nil {
+		ctx = context.WithoutCancel(ctx)
+	}
+	op := h.storeOp(id, o.At)
+	defer op.release()
+	op.out, op.keep, op.fault = o, r.keep, r.fault
+	return h.o.store.Update(ctx, conv, op.recordFn)
 }
 
 // replay delivers a recorded outcome again.
