@@ -165,18 +165,17 @@ func blockText(raw []byte) string {
 // text: no child, comment, CDATA, reference or carriage return (which XML
 // would normalize). ok is false when a decoder must decide.
 func plainText(raw []byte) (text []byte, ok bool) {
-	var quote byte
 	i := 0
 	for ; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
+		switch c := raw[i]; c {
+		case '"', '\'':
+			// skip the attribute value (most of a start tag)
+			j := bytes.IndexByte(raw[i+1:], c)
+			if j < 0 {
+				return nil, false
 			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
+			i += 1 + j
+		case '>':
 			goto end
 		}
 	}
