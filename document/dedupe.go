@@ -81,7 +81,7 @@ func (h *Handler) leave(key msgKey) {
 func (h *Handler) claim(ctx context.Context, conv, id string) (*Outcome, error) {
 	op := h.storeOp(id, time.Now())
 	defer op.release()
-	err := h.o.store.Update(ctx, conv, op.claimFn)
+	err := h.update(ctx, conv, op.now, op.claimFn)
 	if errors.Is(err, errSkip) {
 		prior := op.out
 		return &prior, nil
@@ -215,7 +215,16 @@ func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *r
 	op := h.storeOp(id, o.At)
 	defer op.release()
 	op.out, op.keep, op.fault = o, r.keep, r.fault
-	return h.o.store.Update(ctx, conv, op.recordFn)
+	return h.update(ctx, conv, op.now, op.recordFn)
+}
+
+// update updates conversation conv in the Store. A MemoryStore is told the
+// time the Handler has just read, to save reading the clock again.
+func (h *Handler) update(ctx context.Context, conv string, now time.Time, fn func(*Conversation) error) error {
+	if s, ok := h.o.store.(*MemoryStore); ok {
+		return s.update(conv, now, fn)
+	}
+	return h.o.store.Update(ctx, conv, fn)
 }
 
 // replay delivers a recorded outcome again.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/soapwire/soapwire/core"
@@ -131,9 +132,10 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 		}
 		out = s
 	}
-	c := sendConfig{version: core.V12}
+	c := sendConfigs.Get().(*sendConfig)
+	defer c.release()
 	for _, o := range opts {
-		o(&c)
+		o(c)
 	}
 	body, err := NewBody(doc)
 	if err != nil {
@@ -166,6 +168,18 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 		}
 	}
 	return &Receipt{MessageID: m.ID, Conversation: conv, To: to, Transport: maps.Clone(m.Meta)}, nil
+}
+
+// sendConfigs reuses Send's configurations (which the options, being
+// functions, would otherwise move to the heap for every message).
+var sendConfigs = sync.Pool{New: func() any { return &sendConfig{version: core.V12} }}
+
+// release resets c to the defaults (keeping the headers' array) and puts it
+// back in the pool.
+func (c *sendConfig) release() {
+	clear(c.headers)
+	*c = sendConfig{version: core.V12, headers: c.headers[:0]}
+	sendConfigs.Put(c)
 }
 
 func (c *sendConfig) track(ctx context.Context, conv string, fn func(*Conversation)) error {

@@ -124,6 +124,12 @@ func newConversation(id string) *Conversation {
 // allocates nothing) puts it back when fn fails or panics. A new
 // conversation is stored only if fn succeeds.
 func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversation) error) error {
+	return s.update(id, time.Time{}, fn)
+}
+
+// update is Update with the time to set Updated to, when the caller has
+// just read the clock (zero: read it).
+func (s *MemoryStore) update(id string, now time.Time, fn func(c *Conversation) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.m[id]
@@ -133,7 +139,7 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversati
 			return err
 		}
 		c.ID = id
-		c.Updated = time.Now()
+		c.Updated = nowOr(now)
 		if s.m == nil {
 			s.m = make(map[string]*Conversation)
 		}
@@ -154,8 +160,15 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(c *Conversati
 	}
 	done = true
 	c.ID = id
-	c.Updated = time.Now()
+	c.Updated = nowOr(now)
 	return nil
+}
+
+func nowOr(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Now()
+	}
+	return t
 }
 
 // save copies c into b, reusing b's arrays.
