@@ -100,13 +100,22 @@ const (
 )
 
 func conversationBlock(id string) core.HeaderBlock {
-	x := make([]byte, 0, len(conversationStart)+len(id)+len(conversationEnd))
+	b := conversationTemplate
+	b.XML = appendConversation(make([]byte, 0, conversationBlockLen(id)), id)
+	return b
+}
+
+// conversationBlockLen is the length of the block for id when id needs no
+// escaping (a lower bound otherwise).
+func conversationBlockLen(id string) int {
+	return len(conversationStart) + len(id) + len(conversationEnd)
+}
+
+// appendConversation appends the Conversation block for id.
+func appendConversation(x []byte, id string) []byte {
 	x = append(x, conversationStart...)
 	x = appendText(x, id)
-	x = append(x, conversationEnd...)
-	b := conversationTemplate
-	b.XML = x
-	return b
+	return append(x, conversationEnd...)
 }
 
 // appendText appends s escaped as XML character data; characters XML 1.0

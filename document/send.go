@@ -108,11 +108,25 @@ func (c *sendConfig) message(to string, body core.Body) *core.Message {
 	}
 	m := core.NewMessage(c.version, body)
 	m.To, m.Action, m.ID, m.ReplyTo, m.FaultTo = to, c.action, c.id, c.replyTo, c.faultTo
+	if len(c.headers) == 0 && conversationBlockLen(c.conversation) <= smallBlock {
+		// the common case: the block and its XML in one allocation
+		a := new(struct {
+			hs [1]core.HeaderBlock
+			x  [smallBlock]byte
+		})
+		a.hs[0] = conversationTemplate
+		a.hs[0].XML = appendConversation(a.x[:0], c.conversation)
+		m.Envelope.Headers = a.hs[:]
+		return m
+	}
 	m.Envelope.Headers = make([]core.HeaderBlock, 0, 1+len(c.headers))
 	m.Envelope.Headers = append(m.Envelope.Headers, conversationBlock(c.conversation))
 	m.Envelope.Headers = append(m.Envelope.Headers, c.headers...)
 	return m
 }
+
+// smallBlock is room for a Conversation block with a urn:uuid id.
+const smallBlock = 128
 
 // Send wraps doc in an envelope (see NewMessage) and sends it with out. When
 // out is an *Outbox, the Sender is picked by the scheme of `to`, and an
