@@ -86,6 +86,10 @@ step nats-jetstream "go test -run XXX -bench BenchmarkJetStream -benchtime 5000x
 step smtp "go test -c -o $bin/smtp.test ./bindings/smtp && cd bindings/smtp &&
   for i in 1 2 3 4 5 6 7 8 9 10; do $bin/smtp.test -test.run XXX -test.bench BenchmarkMail -test.benchtime 3000x; done"
 
+# The main example on a fresh clone: empty module and build caches, so it
+# downloads the modules and compiles everything (issue 10: under a minute).
+step crosstransport-cold "c=\$(mktemp -d) && GOCACHE=\$c/build GOMODCACHE=\$c/mod GOFLAGS=-modcacherw /usr/bin/time -f '%e s wall, %U s user, %S s system' go run ./examples/crosstransport; rc=\$?; rm -rf \$c; exit \$rc"
+
 # Examples and the CLI.
 step unixsock "go test -run XXX -bench . -benchmem -count 5 ./examples/custom-binding/unixsock/"
 step cli "go test -run XXX -bench . -benchmem -count 5 ./cmd/soapwire/"
