@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(crashHelperEnv); dir != "" {
 		os.Exit(crashHelper(dir))
 	}
+	if dir := os.Getenv(handoverCrashEnv); dir != "" {
+		os.Exit(handoverCrashHelper(dir))
+	}
 	os.Exit(m.Run())
 }
 
