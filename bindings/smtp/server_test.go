@@ -144,6 +144,63 @@ func TestServerSessionLimits(t *testing.T) {
 		_, err = r.ReadString('\n')
 		assert.Error(t, err, "the server closed the session")
 	})
+	t.Run("ReadTimeout", func(t *testing.T) {
+		ts := startServer(t, t.TempDir(), soapsmtp.WithTimeouts(200*time.Millisecond, time.Minute))
+		conn, err := net.Dial("tcp", ts.addr)
+		require.NoError(t, err)
+		t.Cleanup(func() { conn.Close() })
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(conn)
+		line, err := r.ReadString('\n')
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(line, "220"), line)
+		_, err = conn.Write([]byte("EHLO client.example.test\r\n"))
+		require.NoError(t, err)
+		for line, err = r.ReadString('\n'); err == nil && strings.HasPrefix(line, "250-"); line, err = r.ReadString('\n') {
+		}
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(line, "250 "), line)
+		// Silence between commands, past the read timeout.
+		line, err = r.ReadString('\n')
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(line, "421 4.4.2"), "after the read timeout: %q", line)
+		_, err = r.ReadString('\n')
+		assert.Error(t, err, "the server closed the session")
+	})
+	t.Run("DataBreaksOff", func(t *testing.T) {
+		logs := &logRecorder{}
+		dir := t.TempDir()
+		ts := startServer(t, dir, soapsmtp.WithLogger(logs.logger()))
+		conn, err := net.Dial("tcp", ts.addr)
+		require.NoError(t, err)
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(conn)
+		expect := func(code string) {
+			t.Helper()
+			var line string
+			for line, err = r.ReadString('\n'); err == nil && len(line) > 3 && line[3] == '-'; line, err = r.ReadString('\n') {
+			}
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(line, code), "want %s, got %q", code, line)
+		}
+		expect("220")
+		for _, c := range []struct{ cmd, code string }{
+			{"EHLO client.example.test", "250"}, {"MAIL FROM:<a@example.test>", "250"},
+			{"RCPT TO:<" + ts.box + ">", "250"}, {"DATA", "354"},
+		} {
+			_, err = conn.Write([]byte(c.cmd + "\r\n"))
+			require.NoError(t, err)
+			expect(c.code)
+		}
+		_, err = conn.Write([]byte("From: a@example.test\r\nContent-Type: text/xml\r\n\r\n<s:Envelope xmlns:s="))
+		require.NoError(t, err)
+		require.NoError(t, conn.Close(), "the client goes away in the middle of the data")
+		require.Eventually(t, func() bool { return logs.count("smtp: mail not received") == 1 }, 5*time.Second, 10*time.Millisecond,
+			"the broken transfer is logged")
+		for _, folder := range []string{soapsmtp.FolderNew, soapsmtp.FolderWork, "tmp"} {
+			assert.Empty(t, files(t, dir, folder), "nothing of the broken mail in %s/", folder)
+		}
+	})
 }
 
 // greeting connects to addr and returns the server's first line.
