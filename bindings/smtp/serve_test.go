@@ -160,3 +160,29 @@ func TestServeDoesNotAnswerLoops(t *testing.T) {
 		"the bounce's fault is parked, not mailed")
 	assert.Empty(t, files(t, client.dir, soapsmtp.FolderNew))
 }
+
+// TestBodyFaultWhileStreaming: an envelope whose Body is malformed past
+// what the Receiver reads on arrival (an undefined entity inside the first
+// child) reaches the handler, whose read of the Body fails with a Sender
+// fault; core.Serve mails that fault back to the sender, and the mail is
+// settled (nothing left in work/).
+func TestBodyFaultWhileStreaming(t *testing.T) {
+	client := startServer(t, t.TempDir())
+	var calls atomic.Int64
+	svc := service(t, echoOrFail(&calls), client.addr)
+	require.NoError(t, rawMail(svc.ts.addr, client.box, []string{svc.ts.box},
+		"From: "+client.box+"\r\nMessage-ID: <bad-body-1@example.org>\r\nContent-Type: text/xml\r\nSOAPAction: urn:test:order\r\n\r\n"+
+			`<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><p:ping xmlns:p="urn:test">a &bogus; b</p:ping></s:Body></s:Envelope>`+"\r\n"))
+	d, err := newReceiver(t, client.mb).Receive(ctxT(t))
+	require.NoError(t, err)
+	fm := d.Message()
+	assert.Equal(t, "mid:bad-body-1@example.org", fm.RelatesTo)
+	f := fm.Fault()
+	require.NotNil(t, f, "a fault came back")
+	assert.Equal(t, core.CodeSender, f.Code)
+	assert.Contains(t, f.Reason, "bogus")
+	require.NoError(t, d.Ack(ctxT(t)))
+	assert.EqualValues(t, 1, calls.Load(), "the handler ran and met the error while reading")
+	require.Eventually(t, func() bool { return len(files(t, svc.ts.dir, soapsmtp.FolderWork)) == 0 }, 5*time.Second, 10*time.Millisecond,
+		"the request mail is settled")
+}
