@@ -95,6 +95,16 @@ func (m *Message) takeAddressing() error {
 // addressingValue returns the text of a block, or of its wsa:Address child
 // for an endpoint reference.
 func addressingValue(raw []byte, epr bool) (string, error) {
+	if !epr {
+		if v, ok := plainValue(raw); ok {
+			return v, nil
+		}
+	}
+	return tokenValue(raw, epr)
+}
+
+// tokenValue is addressingValue read with the tokenizer, for any block.
+func tokenValue(raw []byte, epr bool) (string, error) {
 	r := xmltok.NewReader(bytes.NewReader(raw), DefaultLimits().tokenizer())
 	defer r.Release()
 	var text []byte
@@ -123,4 +133,42 @@ func addressingValue(raw []byte, epr bool) (string, error) {
 		}
 	}
 	return trimSpace(string(text)), nil
+}
+
+// plainValue is addressingValue's answer for the common block, one element
+// holding plain text (<wsa:MessageID …>urn:uuid:…</wsa:MessageID>),
+// without a tokenizer. raw must be a block ReadMessage has already read (so
+// well-formed): then, after the start tag, a '<' followed by '/' is the
+// block's own end tag. Anything else (an empty element, a child element, a
+// comment, CDATA, a reference or a carriage return to decode) is left to
+// the tokenizer: ok is false.
+func plainValue(raw []byte) (v string, ok bool) {
+	i, quote := 0, byte(0)
+	for ; i < len(raw); i++ { // the start tag's end, outside attribute values
+		switch c := raw[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			goto tagEnd
+		}
+	}
+	return "", false
+tagEnd:
+	if i == 0 || raw[i-1] == '/' {
+		return "", false
+	}
+	rest := raw[i+1:]
+	j := bytes.IndexByte(rest, '<')
+	if j < 0 || j+1 >= len(rest) || rest[j+1] != '/' {
+		return "", false
+	}
+	text := trimSpace(rest[:j])
+	if bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, '\r') >= 0 {
+		return "", false
+	}
+	return string(text), true
 }

@@ -25,3 +25,12 @@ func EncodePlanned(v any) bool { return encodePlan(nil, reflect.TypeOf(v)) != ni
 // EncodeValue is what the fast path writes for v; ok is false when it
 // leaves v to xml.Marshal.
 func EncodeValue(v any) (out []byte, ok bool) { return encodeValue(nil, v, nil) }
+
+// PlainAddressingValue is the value takeAddressing reads from a plain
+// block without the tokenizer; ok is false where it leaves the block to the
+// tokenizer.
+func PlainAddressingValue(raw []byte) (string, bool) { return plainValue(raw) }
+
+// TokenAddressingValue is the value takeAddressing reads from a block with
+// the tokenizer.
+func TokenAddressingValue(raw []byte) (string, error) { return tokenValue(raw, false) }
