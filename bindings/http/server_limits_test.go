@@ -131,3 +131,35 @@ func TestNewServerSlowClients(t *testing.T) {
 	var ne net.Error
 	assert.False(t, errors.As(err, &ne) && ne.Timeout(), "the idle connection was closed by the server: %v", err)
 }
+
+// TestNewServerWriteTimeout: a client that stops reading a large reply is
+// cut off by NewServer's WriteTimeout (shortened here): the server stops
+// writing, so what the client reads later stops short of the reply, where
+// without the timeout it would get all of it.
+func TestNewServerWriteTimeout(t *testing.T) {
+	big := []byte(`<big xmlns="urn:t">` + strings.Repeat("0123456789abcdef", 2<<20) + `</big>`) // 32 MiB: more than the sockets buffer
+	reply := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		if err := m.Body().Discard(); err != nil {
+			return nil, err
+		}
+		return m.Reply(core.RawBody(big)), nil
+	})
+	read := func(t *testing.T, timeout time.Duration) int {
+		srv := soaphttp.NewServer("127.0.0.1:0", soaphttp.NewHandler(reply))
+		assert.Equal(t, soaphttp.DefaultWriteTimeout, srv.WriteTimeout)
+		srv.WriteTimeout = timeout
+		addr := serveNewServer(t, srv)
+		env := `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><x xmlns="urn:t"/></s:Body></s:Envelope>`
+		c, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		defer c.Close()
+		_, err = io.WriteString(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: \"\"\r\nConnection: close\r\nContent-Length: "+strconv.Itoa(len(env))+"\r\n\r\n"+env)
+		require.NoError(t, err)
+		time.Sleep(time.Second) // not reading: the server's writes block
+		require.NoError(t, c.SetReadDeadline(time.Now().Add(10*time.Second)))
+		got, _ := io.ReadAll(c) // to the end, or to a stall the deadline ends
+		return len(got)
+	}
+	assert.Greater(t, read(t, time.Minute), len(big), "without the timeout the whole reply arrives")
+	assert.Less(t, read(t, 300*time.Millisecond), len(big), "after WriteTimeout the server stopped writing")
+}
