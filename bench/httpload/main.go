@@ -33,7 +33,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/xml"
@@ -45,7 +44,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -57,6 +55,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/soapwire/soapwire/bench/internal/child"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
 )
@@ -205,62 +204,26 @@ func serve(kind string) error {
 			f.Close()
 		}()
 	}
-	srv := soaphttp.NewServer(ln.Addr().String(), h)
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		srv.Close()
-	}()
-	fmt.Println(ln.Addr().String())
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return child.Serve(soaphttp.NewServer(ln.Addr().String(), h), ln)
 }
 
-// child is a server process.
-type child struct {
-	kind  string
-	addr  string
-	cmd   *exec.Cmd
-	stdin io.Closer
+// server is a server process of one kind.
+type server struct {
+	*child.Process
+	kind string
 }
 
-func startChild(kind string) (*child, error) {
-	exe, err := os.Executable()
+func startServer(kind string) (*server, error) {
+	p, err := child.Start(serveEnv, kind)
 	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), serveEnv+"="+kind)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		stdin.Close()
-		cmd.Wait()
 		return nil, fmt.Errorf("%s server: %w", kind, err)
 	}
-	return &child{kind: kind, addr: strings.TrimSpace(line), cmd: cmd, stdin: stdin}, nil
-}
-
-func (c *child) stop() {
-	c.stdin.Close()
-	c.cmd.Wait()
+	return &server{Process: p, kind: kind}, nil
 }
 
 // cpu is the CPU time the child has used (user + system).
-func (c *child) cpu() (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+func (c *server) cpu() (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.Pid()))
 	if err != nil {
 		return 0, err
 	}
@@ -304,8 +267,8 @@ func (r round) clientPerReq() float64 {
 }
 
 // load runs inflight callers against c for d.
-func load(client *http.Client, c *child, body []byte, inflight int, d time.Duration) (round, error) {
-	url := "http://" + c.addr + "/"
+func load(client *http.Client, c *server, body []byte, inflight int, d time.Duration) (round, error) {
+	url := "http://" + c.Addr + "/"
 	var n atomic.Int64
 	var firstErr error
 	var once sync.Once
@@ -378,13 +341,13 @@ func median(xs []float64) float64 {
 func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error {
 	kinds := []string{"soapwire", "soapwire-value", "soapwire-stream", "net-http"}
 	base := len(kinds) - 1 // net-http, the baseline
-	children := make([]*child, len(kinds))
+	children := make([]*server, len(kinds))
 	for i, k := range kinds {
-		c, err := startChild(k)
+		c, err := startServer(k)
 		if err != nil {
 			return err
 		}
-		defer c.stop()
+		defer c.Stop()
 		children[i] = c
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()

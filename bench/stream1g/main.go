@@ -28,12 +28,12 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/soapwire/soapwire/bench/internal/child"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
 )
@@ -129,14 +129,14 @@ func run(ctx context.Context, size int64, keep string) (result, error) {
 		defer os.RemoveAll(dir)
 		res.File = filepath.Join(dir, "body.xml")
 	}
-	c, err := startServer(res.File)
+	c, err := child.Start(serveEnv, res.File)
 	if err != nil {
 		return res, err
 	}
-	defer c.stop()
+	defer c.Stop()
 
 	doc := newDocument(size)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+c.addr+"/", doc)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+c.Addr+"/", doc)
 	if err != nil {
 		return res, err
 	}
@@ -165,10 +165,10 @@ func run(ctx context.Context, size int64, keep string) (result, error) {
 	}
 	res.Stored = stored.Bytes
 	res.Records, res.BlobLen = doc.records, doc.blobLen
-	if res.ServerPeakRSS, err = memStat(c.cmd.Process.Pid, "VmHWM"); err != nil {
+	if res.ServerPeakRSS, err = memStat(c.Pid(), "VmHWM"); err != nil {
 		return res, err
 	}
-	if res.ServerRSS, err = memStat(c.cmd.Process.Pid, "VmRSS"); err != nil {
+	if res.ServerRSS, err = memStat(c.Pid(), "VmRSS"); err != nil {
 		return res, err
 	}
 	res.ClientPeakRSS, err = memStat(os.Getpid(), "VmHWM")
@@ -222,53 +222,5 @@ func serve(path string) error {
 	h := soaphttp.NewHandler(store(path), soaphttp.WithLimits(core.Limits{MaxBytes: -1}))
 	srv := soaphttp.NewServer(ln.Addr().String(), h)
 	srv.ReadTimeout, srv.WriteTimeout = 0, 0 // a gigabyte takes a while on a busy machine
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		srv.Close()
-	}()
-	fmt.Println(ln.Addr().String())
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}
-
-// server is the child process.
-type server struct {
-	addr  string
-	cmd   *exec.Cmd
-	stdin io.Closer
-}
-
-func startServer(path string) (*server, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), serveEnv+"="+path)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		stdin.Close()
-		cmd.Wait()
-		return nil, fmt.Errorf("stream1g: server: %w", err)
-	}
-	return &server{addr: strings.TrimSpace(line), cmd: cmd, stdin: stdin}, nil
-}
-
-func (s *server) stop() {
-	s.stdin.Close()
-	s.cmd.Wait()
+	return child.Serve(srv, ln)
 }
