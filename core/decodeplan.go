@@ -68,14 +68,23 @@ const maxPlans = 256
 // element v points to), nil when the fast path does not do t. cache, when
 // not nil, keeps plans from one Decode to the next.
 func planFor(cache map[reflect.Type]*dplan, t reflect.Type) *dplan {
+	return cachedPlan(cache, t, func(t reflect.Type) *dplan {
+		b := planBuilder{done: map[reflect.Type]*dplan{}}
+		if p := b.value(t); !b.failed {
+			return p
+		}
+		return nil
+	})
+}
+
+// cachedPlan returns cache[t] (nil: not for the fast path), built with
+// build and kept in cache (when not nil) on a miss. Decoding and encoding
+// plans share it.
+func cachedPlan[P any](cache map[reflect.Type]*P, t reflect.Type, build func(reflect.Type) *P) *P {
 	if p, ok := cache[t]; ok {
-		return p // nil: not for the fast path
+		return p
 	}
-	b := planBuilder{done: map[reflect.Type]*dplan{}}
-	p := b.value(t)
-	if b.failed {
-		p = nil
-	}
+	p := build(t)
 	if cache != nil {
 		if len(cache) >= maxPlans {
 			clear(cache)

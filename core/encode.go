@@ -48,21 +48,13 @@ func typeTextMarshaler() reflect.Type { return reflect.TypeFor[encoding.TextMars
 // encodePlan returns the plan for writing values of type t, nil when the
 // fast path leaves t to xml.Marshal. cache keeps plans between calls.
 func encodePlan(cache map[reflect.Type]*eplan, t reflect.Type) *eplan {
-	if p, ok := cache[t]; ok {
-		return p
-	}
-	b := encodeBuilder{done: map[reflect.Type]*eplan{}}
-	p := b.value(t)
-	if b.failed {
-		p = nil
-	}
-	if cache != nil {
-		if len(cache) >= maxPlans {
-			clear(cache)
+	return cachedPlan(cache, t, func(t reflect.Type) *eplan {
+		b := encodeBuilder{done: map[reflect.Type]*eplan{}}
+		if p := b.value(t); !b.failed {
+			return p
 		}
-		cache[t] = p
-	}
-	return p
+		return nil
+	})
 }
 
 type encodeBuilder struct {
