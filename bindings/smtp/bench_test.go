@@ -48,6 +48,8 @@ var benchDoc = func() []byte {
 //     document; done when the handler has seen every mail. SyncFiles, the
 //     default.
 //   - soapwire-syncfs: the same with WithSyncMode(SyncFilesystem).
+//   - soapwire-journal: the same with WithSyncMode(SyncJournal): each
+//     batch's mails are synced in one journal file before 250.
 //
 // All report msgs/s, and the CPU time the whole process (clients, server
 // and receiver) spent per mail, which disk contention from other processes
@@ -57,6 +59,7 @@ func BenchmarkMail(b *testing.B) {
 	b.Run("raw-go-smtp-fsync", func(b *testing.B) { benchRaw(b, &fileBackend{dir: b.TempDir()}) })
 	b.Run("soapwire", func(b *testing.B) { benchSoapwire(b, soapsmtp.SyncFiles) })
 	b.Run("soapwire-syncfs", func(b *testing.B) { benchSoapwire(b, soapsmtp.SyncFilesystem) })
+	b.Run("soapwire-journal", func(b *testing.B) { benchSoapwire(b, soapsmtp.SyncJournal) })
 }
 
 // memBackend is the raw baseline's server backend.

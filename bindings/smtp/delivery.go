@@ -93,6 +93,8 @@ func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) erro
 				return fmt.Errorf("smtp: ack %s: %w", d.name, err)
 			} else if err != nil {
 				d.f.Close()
+			} else {
+				mb.commit.jn.noteAck(d.name)
 			}
 			d.state = acked
 			return nil

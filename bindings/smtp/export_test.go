@@ -1,6 +1,10 @@
 package smtp
 
-import "time"
+import (
+	"time"
+
+	"github.com/soapwire/soapwire/core"
+)
 
 // Hooks for the black-box tests (package smtp_test).
 
@@ -48,3 +52,16 @@ func MarkReceiving(mb *Maildir) { mb.lastReceive.Store(time.Now().Add(time.Hour)
 
 // Waiting returns how many Receive calls on mb wait for mail.
 func Waiting(mb *Maildir) int32 { return mb.waiting.Load() }
+
+// HoldJournal makes mb checkpoint its journal (SyncJournal) only when
+// CheckpointJournal says so. Call it before mb is used.
+func HoldJournal(mb *Maildir) { mb.commit.jn.manual = true }
+
+// CheckpointJournal checkpoints mb's journal now and waits for it.
+func CheckpointJournal(mb *Maildir) error { return mb.commit.checkpointNow() }
+
+// Replayed returns how many mails OpenMaildir wrote again from a journal.
+func Replayed(mb *Maildir) int { return mb.replayed }
+
+// MailName returns the Maildir name of a mail a Receiver gave.
+func MailName(d core.Delivery) string { return d.(*delivery).name }

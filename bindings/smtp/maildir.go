@@ -95,6 +95,7 @@ type Maildir struct {
 	waiting     atomic.Int32 // Receive calls waiting for mail
 	lastReceive atomic.Int64 // when one last called Receive (UnixNano)
 	handed      atomic.Int64 // mails taken as handed over (tests)
+	replayed    int          // mails OpenMaildir wrote again from a journal
 
 	mu       sync.Mutex
 	queue    []string
@@ -131,7 +132,17 @@ func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
 
 		openSpares: make(chan openSpare, maxOpenSpares),
 	}
-	m.commit = committer{mb: m, mode: o.syncMode}
+	mode := o.syncMode
+	if mode == SyncJournal && !haveSyncFS() {
+		mode = SyncFiles
+	}
+	m.commit = committer{mb: m, mode: mode}
+	m.commit.jn.mb = m
+	n, err := m.replayJournals()
+	if err != nil {
+		return nil, fmt.Errorf("smtp: open maildir %s: %w", dir, err)
+	}
+	m.replayed = n
 	if names, err := listAll(filepath.Join(dir, FolderTmp)); err == nil {
 		for _, n := range names {
 			if strings.HasPrefix(n, sparePrefix) {
@@ -140,6 +151,27 @@ func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
 		}
 	}
 	return m, nil
+}
+
+// Close makes every mail delivered so far durable in the Maildir itself
+// (with SyncJournal: a last checkpoint, which leaves no journal file) and
+// closes the files the Maildir keeps open for reuse. Call it once the
+// Server and Receivers using m are done; m may still be used after, at the
+// cost of reopening files.
+func (m *Maildir) Close() error {
+	var err error
+	if m.commit.mode == SyncJournal {
+		err = m.commit.checkpointNow()
+	}
+	for {
+		select {
+		case s := <-m.openSpares:
+			s.f.Close()
+			m.addSpare(s.path)
+		default:
+			return err
+		}
+	}
 }
 
 // Dir returns the Maildir's folder.
@@ -182,7 +214,8 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	}
 	size, err := copyMail(f, *buf, prefix, r)
 	var data []byte
-	if err == nil && size <= int64(len(*buf)) && size <= maxHeldBytes && m.handingOver() {
+	if err == nil && size <= int64(len(*buf)) && size <= maxHeldBytes &&
+		(m.commit.mode == SyncJournal || m.handingOver()) {
 		data = bytes.Clone((*buf)[:size]) // all of it is still in buf
 	}
 	m.bufs.Put(buf)

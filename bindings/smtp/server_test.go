@@ -88,7 +88,7 @@ func TestServerAcceptsDomainAndCase(t *testing.T) {
 // in new/ (synced: see Maildir.Deliver and TestBatchCommit), tmp/ is empty,
 // and the 250 names the file; in either sync mode.
 func TestServerWritesBefore250(t *testing.T) {
-	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncFilesystem} {
+	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncFilesystem, soapsmtp.SyncJournal} {
 		t.Run(mode.String(), func(t *testing.T) {
 			mb, err := soapsmtp.OpenMaildir(t.TempDir(), soapsmtp.WithSyncMode(mode))
 			require.NoError(t, err)

@@ -63,6 +63,23 @@ func syncFS(f *os.File) error {
 	return &os.PathError{Op: "syncfs", Path: f.Name(), Err: errno}
 }
 
+// syncEverything writes out all unsaved data of the file system f is on:
+// syncfs(2), or sync(2) where the kernel lacks syncfs.
+func syncEverything(f *os.File) error {
+	err := syncFS(f)
+	if err == errNoSyncFS {
+		syscall.Sync()
+		return nil
+	}
+	return err
+}
+
+// haveSyncFS reports whether syncFS may work here.
+func haveSyncFS() bool {
+	_, ok := sysSyncfs()
+	return ok
+}
+
 // sysSyncfs returns syncfs(2)'s number (the syscall package leaves it
 // out; these are golang.org/x/sys/unix's SYS_SYNCFS).
 func sysSyncfs() (uintptr, bool) {

@@ -1,0 +1,338 @@
+package smtp
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The journal (SyncJournal). Each batch of mails is appended, whole, to one
+// journal file, and that one file is synced (fdatasync) before the batch's
+// deliveries return: one sync per batch, however many mails it holds,
+// instead of one per mail plus one per folder. The mails are then renamed
+// into new/ (or work/) as usual, unsynced. About once a second (or every
+// journalMaxBytes) the journal is checkpointed in the background: one
+// syncfs(2) makes every mail file and folder written so far durable, then
+// the journal file is removed. After a crash, OpenMaildir replays the
+// journal files left behind (see replayJournals): a mail whose file is
+// missing or differs from its record is written again from the record.
+//
+// A journal file (a segment) starts with journalMagic, then holds records:
+//
+//	kind     1 byte: recMail or recAck
+//	nameLen  1 byte
+//	dataLen  4 bytes, little endian (0 for recAck)
+//	crc      4 bytes, little endian: CRC-32C of kind, nameLen, dataLen, name, data
+//	name     nameLen bytes
+//	data     dataLen bytes: the mail as in its file
+//
+// A record that is cut short or fails its CRC ends the segment: it is the
+// tail of a batch that was never synced, so no sender was answered for it.
+
+// FolderJournal holds the journal files of SyncJournal (the Maildir
+// standard's readers ignore it, as they ignore work/ and failed/).
+const FolderJournal = "journal"
+
+const (
+	journalMagic    = "soapwire-journal-1\n"
+	journalSuffix   = ".journal"
+	journalMaxBytes = 8 << 20     // a segment is checkpointed once it is this large
+	journalMaxAge   = time.Second // or this old
+	maxJournalAcks  = 1 << 16     // acks remembered for the next batch; beyond, dropped
+	recHeaderLen    = 10
+	recMail         = 'M'
+	recAck          = 'A'
+)
+
+var crc32c = crc32.MakeTable(crc32.Castagnoli)
+
+// errJournalCorrupt ends the reading of a segment at a torn or bad record.
+var errJournalCorrupt = errors.New("smtp: journal: torn or corrupt record")
+
+// appendRecord appends one record to b.
+func appendRecord(b []byte, kind byte, name string, data []byte) []byte {
+	start := len(b)
+	b = append(b, kind, byte(len(name)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
+	b = append(b, 0, 0, 0, 0) // the CRC, below
+	b = append(b, name...)
+	b = append(b, data...)
+	crc := crc32.Update(0, crc32c, b[start:start+6])
+	crc = crc32.Update(crc, crc32c, b[start+recHeaderLen:])
+	binary.LittleEndian.PutUint32(b[start+6:], crc)
+	return b
+}
+
+// journalRecord is one record read back: its data is at off, n bytes, in
+// the segment.
+type journalRecord struct {
+	kind byte
+	name string
+	off  int64
+	n    int64
+}
+
+// readJournal reads the records of a segment of size bytes, in order, and
+// calls fn for each sound one. It stops, without an error, at the end or
+// at the first torn or corrupt record; it returns an error only when the
+// segment cannot be read or does not start with journalMagic. buf is
+// scratch space, returned grown.
+func readJournal(r io.ReaderAt, size int64, buf []byte, fn func(journalRecord)) ([]byte, error) {
+	head := make([]byte, len(journalMagic))
+	if size < int64(len(head)) {
+		return buf, fmt.Errorf("smtp: journal: %d bytes, too short for its header", size)
+	}
+	if _, err := r.ReadAt(head, 0); err != nil {
+		return buf, fmt.Errorf("smtp: journal: %w", err)
+	}
+	if string(head) != journalMagic {
+		return buf, errors.New("smtp: journal: not a journal file")
+	}
+	off := int64(len(journalMagic))
+	for {
+		rec, next, err := readRecord(r, size, off, &buf)
+		if err != nil {
+			if errors.Is(err, errJournalCorrupt) {
+				return buf, nil
+			}
+			return buf, err
+		}
+		fn(rec)
+		off = next
+	}
+}
+
+// readRecord reads the record at off and returns it with the offset after
+// it. It returns errJournalCorrupt at the end of the segment too.
+func readRecord(r io.ReaderAt, size, off int64, buf *[]byte) (journalRecord, int64, error) {
+	if size-off < recHeaderLen {
+		return journalRecord{}, 0, errJournalCorrupt
+	}
+	var h [recHeaderLen]byte
+	if _, err := r.ReadAt(h[:], off); err != nil {
+		return journalRecord{}, 0, fmt.Errorf("smtp: journal: %w", err)
+	}
+	kind, nameLen := h[0], int64(h[1])
+	dataLen := int64(binary.LittleEndian.Uint32(h[2:]))
+	if (kind != recMail && kind != recAck) || nameLen == 0 || (kind == recAck && dataLen != 0) {
+		return journalRecord{}, 0, errJournalCorrupt
+	}
+	body := nameLen + dataLen
+	if body > size-off-recHeaderLen {
+		return journalRecord{}, 0, errJournalCorrupt // cut short: never synced
+	}
+	if int64(cap(*buf)) < body {
+		*buf = make([]byte, body)
+	}
+	b := (*buf)[:body]
+	if _, err := r.ReadAt(b, off+recHeaderLen); err != nil {
+		return journalRecord{}, 0, fmt.Errorf("smtp: journal: %w", err)
+	}
+	crc := crc32.Update(0, crc32c, h[:6])
+	if crc32.Update(crc, crc32c, b) != binary.LittleEndian.Uint32(h[6:]) {
+		return journalRecord{}, 0, errJournalCorrupt
+	}
+	name := string(b[:nameLen])
+	if !validMailName(name) {
+		return journalRecord{}, 0, errJournalCorrupt
+	}
+	rec := journalRecord{kind: kind, name: name, off: off + recHeaderLen + nameLen, n: dataLen}
+	return rec, off + recHeaderLen + body, nil
+}
+
+// validMailName reports whether name can be a mail's file name in a folder:
+// no separator, not a dot name.
+func validMailName(name string) bool {
+	return name != "" && !strings.HasPrefix(name, ".") && !strings.ContainsAny(name, "/\\\x00")
+}
+
+// journal is a committer's journal: the segment being written and the
+// checkpoints of older ones.
+type journal struct {
+	mb *Maildir
+
+	// Used by the committer's batches, one at a time.
+	f      *os.File // the segment being written; nil until the next batch
+	path   string
+	size   int64
+	opened time.Time
+	buf    []byte
+
+	mu      sync.Mutex
+	live    bool     // f is open: acks are worth writing
+	acks    []string // mails acknowledged since the last batch
+	timer   *time.Timer
+	retry   []segment // segments whose checkpoint failed, kept locked
+	pending sync.WaitGroup
+	manual  bool // tests: checkpoint only when told (CheckpointJournal)
+}
+
+// segment is a journal file being checkpointed.
+type segment struct {
+	f    *os.File
+	path string
+}
+
+// write appends the batch's mails (and the acks noted since the last batch)
+// to the segment and syncs it. On an error the segment is cut back to
+// where it was, so that no record of a batch that failed is replayed.
+func (j *journal) write(batch []*pending) error {
+	if j.f == nil {
+		if err := j.open(); err != nil {
+			return err
+		}
+	}
+	j.mu.Lock()
+	acks := j.acks
+	j.acks = nil
+	j.mu.Unlock()
+	b := j.buf[:0]
+	for _, name := range acks {
+		b = appendRecord(b, recAck, name, nil)
+	}
+	for _, p := range batch {
+		data := p.data
+		if data == nil {
+			var err error
+			if data, err = readPending(p); err != nil {
+				return err
+			}
+		}
+		b = appendRecord(b, recMail, p.name, data)
+	}
+	if cap(b) <= 1<<20 {
+		j.buf = b
+	}
+	_, err := j.f.WriteAt(b, j.size)
+	if err == nil {
+		err = syncData(j.f)
+	}
+	if err != nil {
+		if terr := j.f.Truncate(j.size); terr != nil {
+			// The segment may hold records of mails that were refused:
+			// start a new one, and let this one be checkpointed away.
+			j.rotate()
+		}
+		return fmt.Errorf("smtp: maildir: journal: %w", err)
+	}
+	j.size += int64(len(b))
+	return nil
+}
+
+// readPending reads a pending mail back from its file.
+func readPending(p *pending) ([]byte, error) {
+	data := make([]byte, p.size)
+	if _, err := p.f.ReadAt(data, 0); err != nil {
+		return nil, fmt.Errorf("smtp: maildir: journal: reading %s back: %w", p.name, err)
+	}
+	return data, nil
+}
+
+// open starts a new segment: created, its header written, and its name
+// synced into journal/.
+func (j *journal) open() error {
+	dir := filepath.Join(j.mb.root, FolderJournal)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("smtp: maildir: journal: %w", err)
+	}
+	path := filepath.Join(dir, j.mb.uniqueName()+journalSuffix)
+	f, err := openFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("smtp: maildir: journal: %w", err)
+	}
+	// Locked while this process may still add to it or checkpoint it: a
+	// Maildir opened by another process replays only segments it can lock.
+	tryLock(f)
+	_, err = f.WriteAt([]byte(journalMagic), 0)
+	if err == nil {
+		err = syncData(f)
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		os.Remove(path)
+		f.Close()
+		return fmt.Errorf("smtp: maildir: journal: %w", err)
+	}
+	j.f, j.path, j.size, j.opened = f, path, int64(len(journalMagic)), time.Now()
+	j.mu.Lock()
+	j.live = true
+	j.mu.Unlock()
+	return nil
+}
+
+// due reports whether the segment should be checkpointed now.
+func (j *journal) due() bool {
+	return j.f != nil && !j.manual && (j.size >= journalMaxBytes || time.Since(j.opened) >= journalMaxAge)
+}
+
+// noteAck remembers that a mail was acknowledged (its file removed), so
+// that the next batch's records say so and a replay does not bring it back.
+func (j *journal) noteAck(name string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.live && len(j.acks) < maxJournalAcks {
+		j.acks = append(j.acks, name)
+	}
+}
+
+// rotate closes the segment for new records and checkpoints it in the
+// background. The acks noted so far are dropped: their removals happened
+// before the checkpoint's sync, which makes them durable.
+func (j *journal) rotate() {
+	if j.f == nil {
+		return
+	}
+	seg := segment{f: j.f, path: j.path}
+	j.f, j.path, j.size = nil, "", 0
+	j.mu.Lock()
+	j.live = false
+	j.acks = nil
+	retry := j.retry
+	j.retry = nil
+	j.pending.Add(1)
+	j.mu.Unlock()
+	go func() {
+		defer j.pending.Done()
+		j.checkpoint(append(retry, seg))
+	}()
+}
+
+// checkpoint makes everything written into the Maildir so far durable,
+// then removes the segments. On a failure they are kept, locked, and
+// tried again at the next checkpoint (or replayed by the next OpenMaildir).
+func (j *journal) checkpoint(segs []segment) {
+	err := syncEverything(segs[0].f)
+	if err == nil {
+		for _, s := range segs {
+			if rerr := os.Remove(s.path); rerr != nil && !isNotExist(rerr) {
+				err = rerr
+			}
+		}
+	}
+	if err == nil {
+		// So that a removed segment does not come back after a crash to
+		// bring back mails acknowledged since.
+		err = syncDir(filepath.Join(j.mb.root, FolderJournal))
+	}
+	if err != nil {
+		j.mu.Lock()
+		j.retry = append(j.retry, segs...)
+		j.mu.Unlock()
+		return
+	}
+	for _, s := range segs {
+		s.f.Close()
+	}
+}
+
+// wait waits for the checkpoints under way.
+func (j *journal) wait() { j.pending.Wait() }

@@ -1,0 +1,235 @@
+package smtp_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+)
+
+func skipWithoutJournal(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("SyncJournal is SyncFiles outside Linux")
+	}
+}
+
+// openJournaled opens a SyncJournal Maildir that checkpoints only when the
+// test says.
+func openJournaled(t *testing.T, dir string) *soapsmtp.Maildir {
+	t.Helper()
+	mb, err := soapsmtp.OpenMaildir(dir, soapsmtp.WithSyncMode(soapsmtp.SyncJournal))
+	require.NoError(t, err)
+	soapsmtp.HoldJournal(mb)
+	return mb
+}
+
+// deliverN delivers n SOAP mails and returns their names and texts.
+func deliverN(t *testing.T, mb *soapsmtp.Maildir, n int, tag string) map[string]string {
+	t.Helper()
+	out := make(map[string]string)
+	for i := range n {
+		text := fmt.Sprintf("Content-Type: application/soap+xml\r\nSubject: %s %d\r\n\r\n%s<!-- %s -->\r\n",
+			tag, i, envelope12, strings.Repeat(tag, 100+i))
+		name, err := mb.Deliver(strings.NewReader(text))
+		require.NoError(t, err)
+		out[name] = text
+	}
+	return out
+}
+
+// copyTree copies a Maildir as it is on disk: what a crash would leave if
+// every write so far had reached the disk (the test then takes away what
+// had not).
+func copyTree(t *testing.T, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	require.NoError(t, os.CopyFS(to, os.DirFS(from)))
+	return to
+}
+
+func journalFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	return files(t, dir, soapsmtp.FolderJournal)
+}
+
+// TestJournalReplay: with SyncJournal, a crash after 250 loses nothing even
+// when the mails' own files never reached the disk. The Maildir is copied
+// as a crash would leave it before a checkpoint, with one mail's file
+// missing, one cut short and one holding a former mail's bytes (a reused
+// spare); OpenMaildir writes those three again from the journal, leaves the
+// others, and removes the journal.
+func TestJournalReplay(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	mails := deliverN(t, mb, 6, "a")
+	require.Len(t, journalFiles(t, dir), 1, "one live segment")
+
+	crashed := copyTree(t, dir)
+	var names []string
+	for name := range mails {
+		names = append(names, name)
+	}
+	newPath := func(name string) string { return filepath.Join(crashed, soapsmtp.FolderNew, name) }
+	require.NoError(t, os.Remove(newPath(names[0])))
+	require.NoError(t, os.Truncate(newPath(names[1]), 10))
+	require.NoError(t, os.WriteFile(newPath(names[2]), []byte("Subject: an older mail\r\n\r\nbye\r\n"), 0o600))
+
+	again, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Equal(t, 3, soapsmtp.Replayed(again), "the missing, the short and the stale mail")
+	assert.Empty(t, journalFiles(t, crashed), "the journal is removed once replayed")
+	assert.Empty(t, files(t, crashed, soapsmtp.FolderTmp), "nothing left in tmp/")
+	for name, text := range mails {
+		got, err := os.ReadFile(newPath(name))
+		require.NoError(t, err)
+		assert.Equal(t, text, string(got), name)
+	}
+	assert.Len(t, files(t, crashed, soapsmtp.FolderNew), len(mails))
+
+	// Opened again: nothing to replay.
+	third, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Zero(t, soapsmtp.Replayed(third))
+}
+
+// TestJournalReplayFindsMovedMails: a mail a Receiver had moved (into
+// work/, failed/) is written again where it is, not into new/ beside it; a
+// mail acknowledged before the crash (its record followed by an ack
+// record) is not brought back.
+func TestJournalReplayFindsMovedMails(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	r := newReceiver(t, mb)
+	mails := deliverN(t, mb, 2, "m")
+	d1, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	d2, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	acked := soapsmtp.MailName(d1)
+	require.NoError(t, d1.Ack(ctxT(t)))
+	working := soapsmtp.MailName(d2) // claimed, in work/
+	// The ack is recorded with the next batch.
+	later := deliverN(t, mb, 1, "z")
+
+	crashed := copyTree(t, dir)
+	workPath := filepath.Join(crashed, soapsmtp.FolderWork, working)
+	require.NoError(t, os.Truncate(workPath, 0))
+	again, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Equal(t, 1, soapsmtp.Replayed(again), "only the mail in work/ cut short")
+	got, err := os.ReadFile(workPath)
+	require.NoError(t, err)
+	assert.Equal(t, mails[working], string(got), "written again in work/")
+	assert.NotContains(t, files(t, crashed, soapsmtp.FolderNew), working, "not duplicated into new/")
+	assert.NotContains(t, files(t, crashed, soapsmtp.FolderNew), acked, "an acknowledged mail is not brought back")
+	for name := range later {
+		assert.Contains(t, append(files(t, crashed, soapsmtp.FolderNew), files(t, crashed, soapsmtp.FolderWork)...), name,
+			"in new/, or in work/ when it was handed over")
+	}
+	require.NoError(t, d2.Ack(ctxT(t)))
+}
+
+// TestJournalTornTail: a batch cut off in the middle of its journal write
+// (the crash came before its sync, so no sender was answered) ends the
+// journal: the batches before it are replayed, the torn bytes ignored.
+func TestJournalTornTail(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	mails := deliverN(t, mb, 3, "t")
+	crashed := copyTree(t, dir)
+	seg := filepath.Join(crashed, soapsmtp.FolderJournal, journalFiles(t, crashed)[0])
+	f, err := os.OpenFile(seg, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte{'M', 5, 0xff, 0xff, 0, 0, 1, 2, 3, 4, 'x'})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	for name := range mails {
+		require.NoError(t, os.Remove(filepath.Join(crashed, soapsmtp.FolderNew, name)))
+	}
+	again, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Equal(t, 3, soapsmtp.Replayed(again))
+	assert.ElementsMatch(t, keys(mails), files(t, crashed, soapsmtp.FolderNew))
+}
+
+// TestJournalNotAJournal: a file in journal/ that is not a journal is
+// left for a person, not taken for one and not removed.
+func TestJournalNotAJournal(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, soapsmtp.FolderJournal), 0o700))
+	stray := filepath.Join(dir, soapsmtp.FolderJournal, "x.journal")
+	require.NoError(t, os.WriteFile(stray, []byte("hello"), 0o600))
+	mb, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	assert.Zero(t, soapsmtp.Replayed(mb))
+	assert.FileExists(t, stray)
+}
+
+// TestJournalLiveSegmentLeftAlone: a Maildir opened while another (here in
+// the same process; a process of its own works the same, through flock)
+// still writes its journal does not replay or remove that journal.
+func TestJournalLiveSegmentLeftAlone(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	mails := deliverN(t, mb, 2, "l")
+	name := keys(mails)[0]
+	require.NoError(t, os.Remove(filepath.Join(dir, soapsmtp.FolderNew, name)))
+	other, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	assert.Zero(t, soapsmtp.Replayed(other))
+	assert.Len(t, journalFiles(t, dir), 1)
+	assert.NotContains(t, files(t, dir, soapsmtp.FolderNew), name)
+}
+
+// TestJournalCheckpoint: a checkpoint makes the mails durable in the
+// Maildir and removes the journal; Close does one last checkpoint; and
+// left alone, a journal is checkpointed within about a second of its last
+// batch.
+func TestJournalCheckpoint(t *testing.T) {
+	skipWithoutJournal(t)
+	t.Run("Explicit", func(t *testing.T) {
+		dir := t.TempDir()
+		mb := openJournaled(t, dir)
+		mails := deliverN(t, mb, 4, "c")
+		require.Len(t, journalFiles(t, dir), 1)
+		require.NoError(t, soapsmtp.CheckpointJournal(mb))
+		assert.Empty(t, journalFiles(t, dir))
+		assert.ElementsMatch(t, keys(mails), files(t, dir, soapsmtp.FolderNew))
+		more := deliverN(t, mb, 1, "d")
+		assert.Len(t, journalFiles(t, dir), 1, "a new segment for the next batch")
+		require.NoError(t, mb.Close())
+		assert.Empty(t, journalFiles(t, dir), "Close checkpoints")
+		assert.Len(t, files(t, dir, soapsmtp.FolderNew), len(mails)+len(more))
+	})
+	t.Run("Idle", func(t *testing.T) {
+		dir := t.TempDir()
+		mb, err := soapsmtp.OpenMaildir(dir, soapsmtp.WithSyncMode(soapsmtp.SyncJournal))
+		require.NoError(t, err)
+		deliverN(t, mb, 1, "i")
+		require.Eventually(t, func() bool {
+			names, err := os.ReadDir(filepath.Join(dir, soapsmtp.FolderJournal))
+			return err == nil && len(names) == 0
+		}, 30*time.Second, 10*time.Millisecond, "the idle journal is checkpointed")
+	})
+}
+
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
