@@ -24,7 +24,8 @@ type outgoing struct {
 	cw      capWriter
 	msg     nats.Msg
 	hdr     nats.Header
-	vals    [4][1]string        // the header values, so the header map's slices are reused
+	vals    [4][1]string        // the header values: hdr's entries are these slices, so a value is set without touching hdr
+	set     uint8               // which of headerNames hdr holds (as vals[i][:]), a bit each
 	once    bool                // used for one message (Encode), not pooled
 	hdrSize int32               // about what hdr takes on the wire: "NATS/1.0\r\n", a line a value, a blank line
 	plain   struct{ io.Writer } // cw or buf without their AvailableBuffer, when once
@@ -49,9 +50,8 @@ func (p *outgoings) put(o *outgoing) {
 		return
 	}
 	o.buf.Reset()
-	o.msg = nats.Msg{}
-	o.vals = [4][1]string{}
-	clear(o.hdr)
+	// hdr keeps its entries for the next message (see setHeaders); the
+	// values and o.msg are overwritten by the next encode.
 	p.pool.Put(o)
 }
 
@@ -66,7 +66,6 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 		v = core.V11
 	}
 	o.buf.Reset()
-	clear(o.hdr)
 	if err := o.writeHeaders(m, v, target); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package nats
 import (
 	"encoding/xml"
 	"fmt"
+	"math/bits"
 	"mime"
 	"strings"
 	"unicode/utf8"
@@ -345,8 +346,8 @@ func mediaType(v core.Version, action string) string {
 }
 
 // writeHeaders sets the headers of m in version v, sent to target (the
-// address written as the target service when m has no To), in o.hdr
-// (empty), with o's value slices.
+// address written as the target service when m has no To), in o.hdr, with
+// o's value slices.
 func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) error {
 	if m.To != "" {
 		target = m.To
@@ -356,23 +357,55 @@ func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) 
 			return fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
+	o.vals[0][0] = mediaType(v, m.Action)
+	o.vals[1][0], o.vals[2][0], o.vals[3][0] = m.Action, m.ID, target
+	want := uint8(1)
+	for i := 1; i < len(o.vals); i++ {
+		if o.vals[i][0] != "" {
+			want |= 1 << i
+		}
+	}
+	o.setHeaders(want)
 	o.hdrSize = int32(len("NATS/1.0\r\n\r\n"))
-	set := func(i int, name, value string) {
-		o.vals[i][0] = value
-		o.hdr[name] = o.vals[i][:]
-		o.hdrSize += int32(len(name) + len(value) + 4)
-	}
-	set(0, HeaderContentType, mediaType(v, m.Action))
-	if m.Action != "" {
-		set(1, HeaderSOAPAction, m.Action)
-	}
-	if m.ID != "" {
-		set(2, HeaderMessageID, m.ID)
-	}
-	if target != "" {
-		set(3, HeaderTargetService, target)
+	for i, name := range headerNames {
+		if want&(1<<i) != 0 {
+			o.hdrSize += int32(len(name) + len(o.vals[i][0]) + 4)
+		}
 	}
 	return nil
+}
+
+// resetHeaders empties o.hdr, after a publish that may have written into
+// it.
+func (o *outgoing) resetHeaders() {
+	clear(o.hdr)
+	o.set = 0
+}
+
+// setHeaders makes o.hdr hold the headers of headerNames whose bits want
+// has, each as its value slice in o.vals, and no other. The map is changed
+// only where the previous message of o had other headers (a reply is
+// usually answered by the same ones as the last), so setting a value is
+// writing o.vals.
+func (o *outgoing) setHeaders(want uint8) {
+	if len(o.hdr) != bits.OnesCount8(o.set) {
+		// Someone else wrote into the map (JetStream's publish adds its
+		// expectations): start over.
+		clear(o.hdr)
+		o.set = 0
+	}
+	if o.set == want {
+		return
+	}
+	for i, name := range headerNames {
+		switch bit := uint8(1) << i; {
+		case want&bit != 0 && o.set&bit == 0:
+			o.hdr[name] = o.vals[i][:]
+		case want&bit == 0 && o.set&bit != 0:
+			delete(o.hdr, name)
+		}
+	}
+	o.set = want
 }
 
 // headerText reports whether s can be a header value: UTF-8 without

@@ -84,6 +84,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 	}
 	o := p.outs.get()
 	defer p.outs.put(o)
+	defer o.resetHeaders() // JetStream's publish writes its own into the header map
 	out, err := encode(o, m, a.Subject, a.String(), p.max.get())
 	if err != nil {
 		return err
