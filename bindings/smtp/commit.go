@@ -64,6 +64,9 @@ type pending struct {
 	data []byte // the mail, when it may be handed over in memory
 	size int64
 	held bool // goes to work/, handed over to a Receiver
+	// placed, with SyncJournal, is its journal segment's count of mails
+	// not yet placed into new/ or work/ (see place).
+	placed *sync.WaitGroup
 	err  error
 	done chan struct{}
 }
@@ -101,7 +104,39 @@ func (c *committer) commit(p *pending) error {
 	}
 	c.mu.Unlock()
 	<-p.done
+	if p.err == nil && p.placed != nil {
+		return c.place(p)
+	}
 	return p.err
+}
+
+// place moves a mail whose journal record is synced from tmp/ into new/,
+// or into work/ handed over to a Receiver on the same *Maildir, the way
+// flush does for the other modes. Each delivery does this itself, after
+// the batch: the renames of a batch's mails run in parallel, and the
+// committer goes on to the next batch's journal write at once. The
+// segment's checkpoint waits for them (p.placed).
+func (c *committer) place(p *pending) error {
+	defer p.placed.Done()
+	held := c.mb.handingOver() && c.mb.holdRoom() > 0
+	folder := FolderNew
+	if held {
+		folder = FolderWork
+	}
+	if err := rename(p.tmp, c.mb.Path(folder, p.name)); err != nil {
+		c.discard([]*pending{p})
+		// Its record is in the journal: say it is gone, so that a replay
+		// does not bring back a mail its sender was told failed.
+		c.jn.noteAck(p.name)
+		return fmt.Errorf("smtp: maildir: %w", err)
+	}
+	if held {
+		c.mb.hold([]*heldMail{{name: p.name, f: p.f, data: p.data, size: p.size, at: time.Now()}})
+		return nil
+	}
+	p.f.Close() // its data is in the journal: nothing is left to fail
+	c.mb.push(p.name)
+	return nil
 }
 
 // run commits batches until none is waiting.
@@ -217,6 +252,13 @@ func (c *committer) flush(batch []*pending) {
 		fail(batch, fmt.Errorf("smtp: maildir: sync: %w", err))
 		c.discard(batch)
 		return
+	}
+	if c.mode == SyncJournal {
+		for _, p := range batch {
+			p.placed = c.jn.placing
+		}
+		c.jn.placing.Add(len(batch))
+		return // each delivery places its own mail (see place)
 	}
 	// 2. Into new/, or, handed over to a Receiver on the same *Maildir,
 	// into work/. The files stay open, and so locked (see spare.go), until

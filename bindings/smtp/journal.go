@@ -164,6 +164,9 @@ type journal struct {
 	size   int64
 	opened time.Time
 	buf    []byte
+	// placing counts the segment's mails not yet placed into new/ or
+	// work/: its checkpoint waits for them.
+	placing *sync.WaitGroup
 
 	mu      sync.Mutex
 	live    bool     // f is open: acks are worth writing
@@ -176,8 +179,9 @@ type journal struct {
 
 // segment is a journal file being checkpointed.
 type segment struct {
-	f    *os.File
-	path string
+	f       *os.File
+	path    string
+	placing *sync.WaitGroup // nil: nothing to wait for
 }
 
 // write appends the batch's mails (and the acks noted since the last batch)
@@ -263,6 +267,7 @@ func (j *journal) open() error {
 		return fmt.Errorf("smtp: maildir: journal: %w", err)
 	}
 	j.f, j.path, j.size, j.opened = f, path, int64(len(journalMagic)), time.Now()
+	j.placing = new(sync.WaitGroup)
 	j.mu.Lock()
 	j.live = true
 	j.mu.Unlock()
@@ -291,8 +296,8 @@ func (j *journal) rotate() {
 	if j.f == nil {
 		return
 	}
-	seg := segment{f: j.f, path: j.path}
-	j.f, j.path, j.size = nil, "", 0
+	seg := segment{f: j.f, path: j.path, placing: j.placing}
+	j.f, j.path, j.size, j.placing = nil, "", 0, nil
 	j.mu.Lock()
 	j.live = false
 	j.acks = nil
@@ -310,6 +315,11 @@ func (j *journal) rotate() {
 // then removes the segments. On a failure they are kept, locked, and
 // tried again at the next checkpoint (or replayed by the next OpenMaildir).
 func (j *journal) checkpoint(segs []segment) {
+	for _, s := range segs {
+		if s.placing != nil {
+			s.placing.Wait()
+		}
+	}
 	err := syncEverything(segs[0].f)
 	if err == nil {
 		for _, s := range segs {
