@@ -45,11 +45,11 @@ var benchDoc = func() []byte {
 //   - soapwire: Sender (pooled sessions) → Server → Maildir (every mail's
 //     data synced, and new/ too, before 250; the mails that arrive together
 //     share the syncs) → Receiver → core.Serve → a handler that reads the
-//     document; done when the handler has seen every mail. SyncFiles, the
-//     default.
+//     document; done when the handler has seen every mail. SyncFiles.
 //   - soapwire-syncfs: the same with WithSyncMode(SyncFilesystem).
-//   - soapwire-journal: the same with WithSyncMode(SyncJournal): each
-//     batch's mails are synced in one journal file before 250.
+//   - soapwire-journal: the same with WithSyncMode(SyncJournal), the
+//     default: each batch's mails are synced in one journal file before
+//     250.
 //
 // All report msgs/s, and the CPU time the whole process (clients, server
 // and receiver) spent per mail, which disk contention from other processes

@@ -16,8 +16,9 @@ type SyncMode int
 
 const (
 	// SyncFiles syncs each mail's file (fdatasync(2) on Linux, fsync(2)
-	// elsewhere), all the files of a batch at once. It touches nothing but
-	// the mails. The default.
+	// elsewhere), all the files of a batch at once, then new/. It touches
+	// nothing but the mails, and leaves no journal. The default outside
+	// Linux.
 	SyncFiles SyncMode = iota
 	// SyncFilesystem syncs the whole file system the Maildir is on with one
 	// syncfs(2) per batch (Linux; elsewhere it is SyncFiles). It is faster
@@ -31,10 +32,15 @@ const (
 	// about once a second, after which the journal file is removed. After
 	// a crash, OpenMaildir writes again from the journal every mail whose
 	// file is missing or incomplete. A mail acknowledged within the second
-	// before a crash may be delivered again (never lost). Linux only;
-	// elsewhere it is SyncFiles.
+	// before a crash may be delivered again (never lost), as in the other
+	// modes a mail whose removal was not yet synced may. The default
+	// (DefaultSyncMode). Linux only; elsewhere it is SyncFiles.
 	SyncJournal
 )
+
+// DefaultSyncMode is SyncJournal: one sync per batch, the fastest way to a
+// durable 250 (see docs/bindings/smtp.md for the measurements).
+const DefaultSyncMode = SyncJournal
 
 // String names the mode.
 func (m SyncMode) String() string {
@@ -67,8 +73,8 @@ type pending struct {
 	// placed, with SyncJournal, is its journal segment's count of mails
 	// not yet placed into new/ or work/ (see place).
 	placed *sync.WaitGroup
-	err  error
-	done chan struct{}
+	err    error
+	done   chan struct{}
 }
 
 // committer moves mails from tmp/ into new/ durably, in batches (group

@@ -47,13 +47,19 @@
 //
 // # Durability
 //
-// The Server answers 250 only after the mail's data is synced in tmp/, the
-// mail renamed into new/ and new/ synced. Mails that arrive together share
-// those syncs (group commit, WithSyncMode); a sync that fails answers 451
-// to every mail that waited for it and leaves none of them in new/. While a
-// Receiver on the same *Maildir is receiving, the mail is renamed into
-// work/ instead (and work/ synced), already claimed for it: its file stays
-// open and locked, and the Receiver takes it with its bytes in memory. A
+// The Server answers 250 only once the mail's bytes are on disk and the
+// mail is in new/. With SyncJournal (the default on Linux) the mails that
+// arrive together are appended to one journal file, synced once, then
+// renamed into new/; about once a second a checkpoint (one syncfs(2)) makes
+// the Maildir itself durable and removes the journal, and OpenMaildir
+// replays any journal a crash left. With SyncFiles and SyncFilesystem each
+// mail's file is synced in tmp/, renamed into new/ and new/ synced, the
+// mails of a batch sharing the syncs. Either way a sync that fails answers
+// 451 to every mail that waited for it and leaves none of them in new/
+// (group commit, WithSyncMode). While a Receiver on the same *Maildir is
+// receiving, the mail is renamed into work/ instead, already claimed for
+// it: its file stays open and locked, and the Receiver takes it with its
+// bytes in memory. A
 // Receiver holds a flock(2) on every mail it has claimed; a claim whose
 // process died (its lock with it) is returned to new/ by the next Receiver
 // that looks. Ack removes the mail (its file is reused for a later one);

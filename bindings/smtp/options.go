@@ -85,6 +85,7 @@ func newOptions(opts []Option) options {
 		idleTimeout:     DefaultIdleTimeout,
 		attempts:        DefaultAttempts,
 		backoff:         DefaultBackoff,
+		syncMode:        DefaultSyncMode,
 	}
 	for _, fn := range opts {
 		fn(&o)
@@ -180,10 +181,12 @@ func WithShutdownTimeout(d time.Duration) Option {
 	return func(o *options) { o.shutdownTimeout = d }
 }
 
-// WithSyncMode chooses how OpenMaildir's Maildir makes new mails durable
-// (SyncFiles, the default, or SyncFilesystem). Either way a mail is in new/
-// and synced, data and name, before a delivery returns (before the Server
-// answers 250); mails delivered at the same time share the syncs.
+// WithSyncMode chooses how OpenMaildir's Maildir makes new mails durable:
+// SyncJournal (DefaultSyncMode), SyncFiles or SyncFilesystem. In every mode
+// a mail's bytes are on disk (in its file, or in the journal) and it is in
+// new/ before a delivery returns (before the Server answers 250), so a
+// crash after 250 loses nothing; mails delivered at the same time share
+// the syncs.
 func WithSyncMode(m SyncMode) Option { return func(o *options) { o.syncMode = m } }
 
 // WithPollInterval is how often NewReceiver looks for mail that another
