@@ -65,3 +65,7 @@ func Replayed(mb *Maildir) int { return mb.replayed }
 
 // MailName returns the Maildir name of a mail a Receiver gave.
 func MailName(d core.Delivery) string { return d.(*delivery).name }
+
+// FailJournalSync makes mb's journal call fail after writing each batch and
+// before syncing it; an error fails that batch. Set it before mb is used.
+func FailJournalSync(mb *Maildir, fail func() error) { mb.commit.jn.failSync = fail }

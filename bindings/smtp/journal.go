@@ -175,6 +175,9 @@ type journal struct {
 	retry   []segment // segments whose checkpoint failed, kept locked
 	pending sync.WaitGroup
 	manual  bool // tests: checkpoint only when told (CheckpointJournal)
+	// failSync, when set (tests), runs after a batch is written and before
+	// it is synced; an error fails the sync.
+	failSync func() error
 }
 
 // segment is a journal file being checkpointed.
@@ -215,6 +218,9 @@ func (j *journal) write(batch []*pending) error {
 		j.buf = b
 	}
 	_, err := j.f.WriteAt(b, j.size)
+	if err == nil && j.failSync != nil {
+		err = j.failSync()
+	}
 	if err == nil {
 		err = syncData(j.f)
 	}

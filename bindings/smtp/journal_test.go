@@ -1,11 +1,13 @@
 package smtp_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -224,6 +226,50 @@ func TestJournalCheckpoint(t *testing.T) {
 			return err == nil && len(names) == 0
 		}, 30*time.Second, 10*time.Millisecond, "the idle journal is checkpointed")
 	})
+}
+
+// TestJournalSyncFailure: when the journal's sync fails, the batch's
+// deliveries fail (the Server answers 451) and leave nothing in new/ or
+// tmp/, and the journal is cut back, so that a replay after a crash does
+// not bring back mails whose senders were told they failed. The next batch
+// is journaled normally.
+func TestJournalSyncFailure(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	ok := deliverN(t, mb, 1, "o")
+	seg := filepath.Join(dir, soapsmtp.FolderJournal, journalFiles(t, dir)[0])
+	before, err := os.Stat(seg)
+	require.NoError(t, err)
+
+	var failing atomic.Bool
+	failing.Store(true)
+	soapsmtp.FailJournalSync(mb, func() error {
+		if failing.Load() {
+			return errors.New("disk on fire")
+		}
+		return nil
+	})
+	_, err = mb.Deliver(strings.NewReader("Subject: refused\r\n\r\nx\r\n"))
+	require.ErrorContains(t, err, "disk on fire")
+	after, err := os.Stat(seg)
+	require.NoError(t, err)
+	assert.Equal(t, before.Size(), after.Size(), "the failed batch's records are cut off the journal")
+	assert.ElementsMatch(t, keys(ok), files(t, dir, soapsmtp.FolderNew))
+	assert.Empty(t, files(t, dir, soapsmtp.FolderTmp))
+
+	failing.Store(false)
+	more := deliverN(t, mb, 1, "p")
+	crashed := copyTree(t, dir)
+	for _, folder := range []string{soapsmtp.FolderNew} {
+		for _, n := range files(t, crashed, folder) {
+			require.NoError(t, os.Remove(filepath.Join(crashed, folder, n)))
+		}
+	}
+	again, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Equal(t, 2, soapsmtp.Replayed(again), "the two mails answered, not the refused one")
+	assert.ElementsMatch(t, append(keys(ok), keys(more)...), files(t, crashed, soapsmtp.FolderNew))
 }
 
 func keys(m map[string]string) []string {
