@@ -214,6 +214,9 @@ func TestServe(t *testing.T) {
 	assert.Contains(t, out, "soapwire serve: stopped\n")
 	assert.NotContains(t, out, "level=ERROR")
 	assert.NotContains(t, out, "DATA RACE")
+	journal, err := os.ReadDir(filepath.Join(dir, "mail", "journal"))
+	require.NoError(t, err, "the mail came in through the Maildir's journal")
+	assert.Empty(t, journal, "a clean stop checkpoints the Maildir's journal away")
 }
 
 // TestServeDurable: a JetStream durable consumer, forwarding to HTTP; a

@@ -306,6 +306,7 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	}
 	log := s.log.With(slog.String("binding", "smtp"))
 	line := fmt.Sprintf("smtp maildir %s", mb.Dir())
+	var users sync.WaitGroup // the server and the receiving loop, which use mb
 	if c.Listen != "" {
 		l, err := net.Listen("tcp", c.Listen)
 		if err != nil {
@@ -319,7 +320,7 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 			opts = append(opts, soapsmtp.WithAuth(soaphttp.StaticCredentials(map[string]string{a.User: a.password()})))
 		}
 		srv := soapsmtp.NewServer(l.Addr().String(), mb, opts...)
-		wg.Go(func() {
+		users.Go(func() {
 			if err := srv.Serve(ctx, l); err != nil {
 				fail("smtp", err)
 			}
@@ -327,7 +328,15 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		line = fmt.Sprintf("smtp %s maildir %s", l.Addr(), mb.Dir())
 	}
 	r := soapsmtp.NewReceiver(mb, soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log))
-	s.serveLoop(ctx, wg, "smtp", r, s.handler(c.Handler, "smtp"), c.Concurrency, fail)
+	s.serveLoop(ctx, &users, "smtp", r, s.handler(c.Handler, "smtp"), c.Concurrency, fail)
+	wg.Go(func() {
+		// Once the server and the receiving loop are done: a last journal
+		// checkpoint, so that a clean stop leaves none.
+		users.Wait()
+		if err := mb.Close(); err != nil {
+			log.Error("soapwire: closing the maildir", slog.Any("err", err))
+		}
+	})
 	return line, func(context.Context) {}, nil
 }
 
