@@ -188,8 +188,11 @@ type segment struct {
 }
 
 // write appends the batch's mails (and the acks noted since the last batch)
-// to the segment and syncs it. On an error the segment is cut back to
-// where it was, so that no record of a batch that failed is replayed.
+// to the segment and syncs it. Small mails are gathered in one buffer and
+// written at once; a mail larger than journalChunk is copied from its file
+// in chunks, so that memory stays bounded whatever the mails' sizes. On an
+// error the segment is cut back to where it was, so that no record of a
+// batch that failed is replayed.
 func (j *journal) write(batch []*pending) error {
 	if j.f == nil {
 		if err := j.open(); err != nil {
@@ -200,24 +203,46 @@ func (j *journal) write(batch []*pending) error {
 	acks := j.acks
 	j.acks = nil
 	j.mu.Unlock()
-	b := j.buf[:0]
-	for _, name := range acks {
-		b = appendRecord(b, recAck, name, nil)
-	}
-	for _, p := range batch {
-		data := p.data
-		if data == nil {
-			var err error
-			if data, err = readPending(p); err != nil {
+	off := j.size
+	err := func() error {
+		b := j.buf[:0]
+		defer func() {
+			if cap(b) <= 1<<20 {
+				j.buf = b[:0]
+			}
+		}()
+		for _, name := range acks {
+			b = appendRecord(b, recAck, name, nil)
+		}
+		for _, p := range batch {
+			if p.data != nil || p.size <= journalChunk {
+				data := p.data
+				if data == nil {
+					var err error
+					if data, err = readPending(p); err != nil {
+						return err
+					}
+				}
+				b = appendRecord(b, recMail, p.name, data)
+				continue
+			}
+			if _, err := j.f.WriteAt(b, off); err != nil {
 				return err
 			}
+			off += int64(len(b))
+			b = b[:0]
+			n, err := j.copyRecord(off, p, &b)
+			if err != nil {
+				return err
+			}
+			off += n
 		}
-		b = appendRecord(b, recMail, p.name, data)
-	}
-	if cap(b) <= 1<<20 {
-		j.buf = b
-	}
-	_, err := j.f.WriteAt(b, j.size)
+		if _, err := j.f.WriteAt(b, off); err != nil {
+			return err
+		}
+		off += int64(len(b))
+		return nil
+	}()
 	if err == nil && j.failSync != nil {
 		err = j.failSync()
 	}
@@ -232,11 +257,61 @@ func (j *journal) write(batch []*pending) error {
 		}
 		return fmt.Errorf("smtp: maildir: journal: %w", err)
 	}
-	j.size += int64(len(b))
+	j.size = off
 	return nil
 }
 
-// readPending reads a pending mail back from its file.
+// journalChunk is the largest mail copied into the journal in one piece,
+// and the size of the pieces of larger ones.
+const journalChunk = 64 << 10
+
+// copyRecord writes p's record at off, its data copied from p's file in
+// journalChunk pieces through *buf, and returns the record's length. The
+// file is read twice: once for the CRC, which the header holds, once to
+// copy it (the mail was just written, so both reads hit the page cache).
+func (j *journal) copyRecord(off int64, p *pending, buf *[]byte) (int64, error) {
+	if cap(*buf) < journalChunk {
+		*buf = make([]byte, 0, journalChunk)
+	}
+	chunk := (*buf)[:journalChunk]
+	head := appendRecord(nil, recMail, p.name, nil)
+	binary.LittleEndian.PutUint32(head[2:], uint32(p.size))
+	crc := crc32.Update(0, crc32c, head[:6])
+	crc = crc32.Update(crc, crc32c, head[recHeaderLen:])
+	each := func(fn func([]byte, int64) error) error {
+		for at := int64(0); at < p.size; {
+			n := min(int64(len(chunk)), p.size-at)
+			if _, err := p.f.ReadAt(chunk[:n], at); err != nil {
+				return fmt.Errorf("reading %s back: %w", p.name, err)
+			}
+			if err := fn(chunk[:n], at); err != nil {
+				return err
+			}
+			at += n
+		}
+		return nil
+	}
+	if err := each(func(c []byte, _ int64) error {
+		crc = crc32.Update(crc, crc32c, c)
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	binary.LittleEndian.PutUint32(head[6:], crc)
+	if _, err := j.f.WriteAt(head, off); err != nil {
+		return 0, err
+	}
+	start := off + int64(len(head))
+	if err := each(func(c []byte, at int64) error {
+		_, err := j.f.WriteAt(c, start+at)
+		return err
+	}); err != nil {
+		return 0, err
+	}
+	return int64(len(head)) + p.size, nil
+}
+
+// readPending reads a small pending mail back from its file.
 func readPending(p *pending) ([]byte, error) {
 	data := make([]byte, p.size)
 	if _, err := p.f.ReadAt(data, 0); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -140,6 +141,41 @@ func TestJournalReplayFindsMovedMails(t *testing.T) {
 			"in new/, or in work/ when it was handed over")
 	}
 	require.NoError(t, d2.Ack(ctxT(t)))
+}
+
+// TestJournalLargeMail: a mail larger than the journal's copy buffer
+// (here 300 KiB, five pieces) goes into the journal piece by piece, with a
+// CRC over all of it, and is replayed whole; small mails of the same batch
+// around it too.
+func TestJournalLargeMail(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	big := "Subject: big\r\n\r\n" + strings.Repeat("0123456789abcdef", 300<<10/16) + "\r\n"
+	names := make([]string, 3)
+	texts := []string{"Subject: before\r\n\r\nx\r\n", big, "Subject: after\r\n\r\ny\r\n"}
+	var wg sync.WaitGroup
+	for i, text := range texts {
+		wg.Go(func() {
+			name, err := mb.Deliver(strings.NewReader(text))
+			assert.NoError(t, err)
+			names[i] = name
+		})
+	}
+	wg.Wait()
+	crashed := copyTree(t, dir)
+	for _, n := range names {
+		require.NoError(t, os.Remove(filepath.Join(crashed, soapsmtp.FolderNew, n)))
+	}
+	again, err := soapsmtp.OpenMaildir(crashed)
+	require.NoError(t, err)
+	assert.Equal(t, 3, soapsmtp.Replayed(again))
+	for i, n := range names {
+		got, err := os.ReadFile(filepath.Join(crashed, soapsmtp.FolderNew, n))
+		require.NoError(t, err)
+		assert.Equal(t, len(texts[i]), len(got))
+		assert.True(t, string(got) == texts[i], "mail %d replayed byte for byte", i)
+	}
 }
 
 // TestJournalTornTail: a batch cut off in the middle of its journal write
