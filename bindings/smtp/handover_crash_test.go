@@ -43,6 +43,10 @@ func handoverCrashHelper(dir string) int {
 	srv := soapsmtp.NewServer(l.Addr().String(), mb, soapsmtp.WithAddresses(handoverCrashBox), soapsmtp.WithHostname("mx.example.test"))
 	go srv.Serve(ctx, l)
 	r := soapsmtp.NewReceiver(mb)
+	// Receiving from now on, even before the first Receive below has
+	// started: else the first mail, sent as soon as LISTENING is read, may
+	// go into new/ rather than be handed over.
+	soapsmtp.MarkReceiving(mb)
 	fmt.Println("LISTENING", l.Addr())
 	for {
 		d, err := r.Receive(ctx)
