@@ -3,6 +3,7 @@ package smtp
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -83,7 +84,8 @@ func (m *Maildir) replayJournals() (int, error) {
 	}
 
 	// Where the mails are now. cur/ names may carry ":2,FLAGS".
-	where := make(map[string]string)
+	type place struct{ folder, file string }
+	where := make(map[string]place)
 	for _, folder := range []string{FolderNew, FolderWork, FolderCur, FolderFailed, FolderDone} {
 		names, err := listNames(filepath.Join(m.root, folder))
 		if err != nil && !isNotExist(err) {
@@ -91,7 +93,7 @@ func (m *Maildir) replayJournals() (int, error) {
 		}
 		for _, n := range names {
 			base, _, _ := strings.Cut(n, ":")
-			where[base] = filepath.Join(m.root, folder, n)
+			where[base] = place{folder, n}
 		}
 	}
 
@@ -99,13 +101,13 @@ func (m *Maildir) replayJournals() (int, error) {
 	touched := make(map[string]bool)
 	for _, name := range order {
 		rec := mails[name]
-		path, found := where[name]
+		at, found := where[name]
 		if acked[name] {
-			if found && (filepath.Dir(path) == filepath.Join(m.root, FolderNew) || filepath.Dir(path) == filepath.Join(m.root, FolderWork)) {
-				if err := os.Remove(path); err != nil && !isNotExist(err) {
+			if found && (at.folder == FolderNew || at.folder == FolderWork) {
+				if err := os.Remove(m.Path(at.folder, at.file)); err != nil && !isNotExist(err) {
 					return restored, fmt.Errorf("smtp: maildir: journal: %w", err)
 				}
-				touched[filepath.Dir(path)] = true
+				touched[at.folder] = true
 			}
 			continue
 		}
@@ -114,20 +116,23 @@ func (m *Maildir) replayJournals() (int, error) {
 			return restored, fmt.Errorf("smtp: maildir: journal: %w", err)
 		}
 		if found {
-			if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, data) {
+			if have, err := os.ReadFile(m.Path(at.folder, at.file)); err == nil && bytes.Equal(have, data) {
 				continue
 			}
 		} else {
-			path = m.Path(FolderNew, name)
+			at = place{FolderNew, name}
 		}
-		if err := m.writeSynced(path, data); err != nil {
+		if err := m.writeDurable(at.folder, at.file, func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		}); err != nil {
 			return restored, fmt.Errorf("smtp: maildir: journal: restoring %s: %w", name, err)
 		}
-		touched[filepath.Dir(path)] = true
+		touched[at.folder] = true
 		restored++
 	}
-	for _, d := range slices.Sorted(maps.Keys(touched)) {
-		if err := syncDir(d); err != nil {
+	for _, folder := range slices.Sorted(maps.Keys(touched)) {
+		if err := syncDir(filepath.Join(m.root, folder)); err != nil {
 			return restored, fmt.Errorf("smtp: maildir: journal: %w", err)
 		}
 	}
@@ -142,28 +147,4 @@ func (m *Maildir) replayJournals() (int, error) {
 		return restored, fmt.Errorf("smtp: maildir: journal: %w", err)
 	}
 	return restored, nil
-}
-
-// writeSynced writes data to path through a file in tmp/, synced, then
-// renamed over path.
-func (m *Maildir) writeSynced(path string, data []byte) error {
-	tmp := m.Path(FolderTmp, ".replay."+m.uniqueName())
-	f, err := openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = syncData(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
