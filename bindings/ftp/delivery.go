@@ -169,6 +169,7 @@ func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 		return nil, p.refuse(ctx, work, e.name, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.size, p.max))
 	}
 	var sp *spool
+	tooLarge := false
 	err = p.c.do(ctx, func(sc *ftp.ServerConn) error {
 		sp.close() // a first attempt's
 		r, err := sc.Retr(work)
@@ -177,13 +178,22 @@ func (p *Poller) take(ctx context.Context, e entry) (*delivery, error) {
 		}
 		sp, err = fill(r, p.max, p.o.spoolMem, p.o.spoolDir)
 		cerr := r.Close()
+		if tooLarge = errors.Is(err, errSpoolLimit); tooLarge {
+			// Stopped on purpose, not a broken connection: the server's
+			// answer to the aborted transfer (426) is expected, and the
+			// download is not tried again.
+			if onlyReplies(cerr) {
+				return nil
+			}
+			return cerr
+		}
 		if err != nil {
 			return err
 		}
 		return cerr
 	})
 	switch {
-	case errors.Is(err, errSpoolLimit):
+	case tooLarge:
 		return nil, p.refuse(ctx, work, e.name, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max))
 	case err != nil:
 		sp.close()
