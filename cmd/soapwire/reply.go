@@ -26,6 +26,10 @@ func printReply(w io.Writer, reply *core.Message, asJSON bool) error {
 		}
 		return nil // an empty body
 	}
+	var se *soapenc.Error
+	if errors.As(err, &se) && se.Subcode == soapenc.SubcodeLimit {
+		return fmt.Errorf("reading the reply: %w (use --xml)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("reading the reply: %w", err)
 	}
@@ -38,9 +42,9 @@ func printReply(w io.Writer, reply *core.Message, asJSON bool) error {
 	}
 	budget := maxReplyNodes
 	if asJSON {
-		v := jsonOf(values, 0, &budget)
-		if budget < 0 {
-			return errTooManyValues
+		v, err := jsonOf(values, 0, &budget)
+		if err != nil {
+			return err
 		}
 		return writeJSON(w, v)
 	}
@@ -51,6 +55,10 @@ func printReply(w io.Writer, reply *core.Message, asJSON bool) error {
 // to print; shared references can make a small reply stand for a huge tree.
 var errTooManyValues = fmt.Errorf("reading the reply: more than %d values (use --xml)", maxReplyNodes)
 
+// errTooDeep: a reply whose values (references followed, which may form
+// cycles) nest deeper than maxReplyDepth.
+var errTooDeep = fmt.Errorf("reading the reply: values nested deeper than %d (use --xml)", maxReplyDepth)
+
 // maxReplyDepth bounds how deep printing follows nested values (and
 // references, which may form cycles).
 const maxReplyDepth = 64
@@ -59,7 +67,7 @@ const maxReplyDepth = 64
 // for names that repeat.
 func printElements(w io.Writer, prefix string, els []*soapenc.Element, depth int, budget *int) error {
 	if depth > maxReplyDepth {
-		return fmt.Errorf("reading the reply: values nested deeper than %d (use --xml)", maxReplyDepth)
+		return errTooDeep
 	}
 	if *budget -= len(els); *budget < 0 {
 		return errTooManyValues
@@ -106,14 +114,18 @@ func quoteIfNeeded(s string) string {
 }
 
 // jsonOf turns elements into JSON values: a leaf is its text (null when
-// nil), a structure an object, repeated names an array.
-func jsonOf(els []*soapenc.Element, depth int, budget *int) any {
+// nil), a structure an object, repeated names an array. Like
+// printElements it fails with errTooManyValues or errTooDeep.
+func jsonOf(els []*soapenc.Element, depth int, budget *int) (any, error) {
 	obj := map[string]any{}
 	if *budget -= len(els); *budget < 0 {
-		return obj
+		return nil, errTooManyValues
 	}
 	for _, e := range els {
-		v := jsonValue(e, depth+1, budget)
+		v, err := jsonValue(e, depth+1, budget)
+		if err != nil {
+			return nil, err
+		}
 		if prev, ok := obj[e.Name.Local]; ok {
 			if list, ok := prev.(jsonList); ok {
 				obj[e.Name.Local] = append(list, v)
@@ -124,21 +136,21 @@ func jsonOf(els []*soapenc.Element, depth int, budget *int) any {
 		}
 		obj[e.Name.Local] = v
 	}
-	return obj
+	return obj, nil
 }
 
 type jsonList = []any
 
-func jsonValue(e *soapenc.Element, depth int, budget *int) any {
+func jsonValue(e *soapenc.Element, depth int, budget *int) (any, error) {
 	if e.IsNil() {
-		return nil
+		return nil, nil
 	}
 	children := e.Children()
 	if len(children) == 0 {
-		return e.Text()
+		return e.Text(), nil
 	}
 	if depth > maxReplyDepth {
-		return "(nested too deep)"
+		return nil, errTooDeep
 	}
 	return jsonOf(children, depth, budget)
 }
