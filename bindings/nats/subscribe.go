@@ -275,12 +275,13 @@ func (s *Subscription) checkDropped() {
 	}
 }
 
-// serve handles one request.
+// serve handles one request. What is not the common path (a refusal, a
+// fault, a one-way message, a failed send) is in methods of its own, so
+// that serve's stack frame, on the stack of every request, stays small.
 func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	m, f := decode(msg.Data, msg.Header, s.o.limits, true)
 	if f != nil {
-		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("subject", msg.Subject), slog.String("fault", f.Error()))
-		s.fault(ctx, msg, m, f)
+		s.refused(ctx, msg, m, f)
 		return
 	}
 	if m.Meta == nil {
@@ -294,28 +295,12 @@ func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 		m.Meta[MetaQueue] = s.queue
 	}
 	reply, err := s.h.ServeSOAP(ctx, m)
-	if err != nil {
-		f := core.FaultOf(err)
-		if f.Version == 0 {
-			c := *f
-			c.Version = m.Version()
-			f = &c
-		}
-		s.o.log.InfoContext(ctx, "soap: fault", slog.String("subject", msg.Subject), slog.String("id", m.ID), slog.String("fault", f.Error()))
-		s.fault(ctx, msg, m, f)
+	switch {
+	case err != nil:
+		s.failed(ctx, msg, m, err)
 		return
-	}
-	if msg.Reply == "" {
-		if reply != nil {
-			s.o.log.WarnContext(ctx, "soap: reply dropped: the request was published without a reply subject",
-				slog.String("subject", msg.Subject), slog.String("id", m.ID))
-		}
-		return
-	}
-	if reply == nil {
-		if err := s.nc.Publish(msg.Reply, nil); err != nil {
-			s.o.log.ErrorContext(ctx, "soap: sending the one-way acceptance failed", slog.String("subject", msg.Subject), slog.Any("err", err))
-		}
+	case msg.Reply == "" || reply == nil:
+		s.noReply(ctx, msg, m, reply)
 		return
 	}
 	if reply.Envelope == nil {
@@ -325,15 +310,56 @@ func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 		reply.Envelope.Version = m.Version()
 	}
 	if err := s.publish(msg.Reply, reply); err != nil {
-		f := core.FaultOf(err)
-		if errors.Is(err, ErrTooLarge) {
-			f = &core.Fault{Code: core.CodeReceiver, Reason: "the reply is larger than the NATS server's max payload", Cause: err}
-		}
+		s.replyFailed(ctx, msg, m, err)
+	}
+}
+
+// refused answers a request refused on arrival (f) with f.
+func (s *Subscription) refused(ctx context.Context, msg *nats.Msg, m *core.Message, f *core.Fault) {
+	s.o.log.InfoContext(ctx, "soap: request refused", slog.String("subject", msg.Subject), slog.String("fault", f.Error()))
+	s.fault(ctx, msg, m, f)
+}
+
+// failed answers request m, whose handler failed with err, with err's
+// fault.
+func (s *Subscription) failed(ctx context.Context, msg *nats.Msg, m *core.Message, err error) {
+	f := core.FaultOf(err)
+	if f.Version == 0 {
 		c := *f
 		c.Version = m.Version()
-		s.o.log.WarnContext(ctx, "soap: sending the reply failed", slog.String("subject", msg.Subject), slog.Any("err", err))
-		s.fault(ctx, msg, m, &c)
+		f = &c
 	}
+	s.o.log.InfoContext(ctx, "soap: fault", slog.String("subject", msg.Subject), slog.String("id", m.ID), slog.String("fault", f.Error()))
+	s.fault(ctx, msg, m, f)
+}
+
+// noReply ends a request published without a reply subject (a reply is
+// dropped), or one the handler accepted as one-way (reply nil: an empty
+// message answers it).
+func (s *Subscription) noReply(ctx context.Context, msg *nats.Msg, m, reply *core.Message) {
+	if msg.Reply == "" {
+		if reply != nil {
+			s.o.log.WarnContext(ctx, "soap: reply dropped: the request was published without a reply subject",
+				slog.String("subject", msg.Subject), slog.String("id", m.ID))
+		}
+		return
+	}
+	if err := s.nc.Publish(msg.Reply, nil); err != nil {
+		s.o.log.ErrorContext(ctx, "soap: sending the one-way acceptance failed", slog.String("subject", msg.Subject), slog.Any("err", err))
+	}
+}
+
+// replyFailed answers request m with a fault when its reply could not be
+// sent (err).
+func (s *Subscription) replyFailed(ctx context.Context, msg *nats.Msg, m *core.Message, err error) {
+	f := core.FaultOf(err)
+	if errors.Is(err, ErrTooLarge) {
+		f = &core.Fault{Code: core.CodeReceiver, Reason: "the reply is larger than the NATS server's max payload", Cause: err}
+	}
+	c := *f
+	c.Version = m.Version()
+	s.o.log.WarnContext(ctx, "soap: sending the reply failed", slog.String("subject", msg.Subject), slog.Any("err", err))
+	s.fault(ctx, msg, m, &c)
 }
 
 // fault answers msg with f; req, when known, is the request (for
