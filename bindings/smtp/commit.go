@@ -70,9 +70,9 @@ type pending struct {
 	data []byte // the mail, when it may be handed over in memory
 	size int64
 	held bool // goes to work/, handed over to a Receiver
-	// placed, with SyncJournal, is its journal segment's count of mails
-	// not yet placed into new/ or work/ (see place).
-	placed *sync.WaitGroup
+	// seg, with SyncJournal, is the journal segment that holds its record
+	// (see place).
+	seg *segState
 	err    error
 	done   chan struct{}
 }
@@ -110,35 +110,32 @@ func (c *committer) commit(p *pending) error {
 	}
 	c.mu.Unlock()
 	<-p.done
-	if p.err == nil && p.placed != nil {
+	if p.err == nil && p.seg != nil {
 		return c.place(p)
 	}
 	return p.err
 }
 
 // place moves a mail whose journal record is synced from tmp/ into new/,
-// or into work/ handed over to a Receiver on the same *Maildir, the way
-// flush does for the other modes. Each delivery does this itself, after
-// the batch: the renames of a batch's mails run in parallel, and the
-// committer goes on to the next batch's journal write at once. The
-// segment's checkpoint waits for them (p.placed).
+// the way flush does for the other modes, or hands it over to a Receiver
+// on the same *Maildir where it is, in tmp/ (see spot). Each delivery does
+// this itself, after the batch: the renames of a batch's mails run in
+// parallel, and the committer goes on to the next batch's journal write at
+// once. The segment's checkpoint waits for them (p.seg.placing).
 func (c *committer) place(p *pending) error {
-	defer p.placed.Done()
-	held := c.mb.handingOver() && c.mb.holdRoom() > 0
-	folder := FolderNew
-	if held {
-		folder = FolderWork
+	defer p.seg.placing.Done()
+	if c.mb.handingOver() && c.mb.holdRoom() > 0 {
+		s := &spot{name: p.name, path: p.tmp}
+		p.seg.hold(s)
+		c.mb.hold([]*heldMail{{name: p.name, f: p.f, data: p.data, size: p.size, at: time.Now(), spot: s}})
+		return nil
 	}
-	if err := rename(p.tmp, c.mb.Path(folder, p.name)); err != nil {
+	if err := rename(p.tmp, c.mb.Path(FolderNew, p.name)); err != nil {
 		c.discard([]*pending{p})
 		// Its record is in the journal: say it is gone, so that a replay
 		// does not bring back a mail its sender was told failed.
 		c.jn.noteAck(p.name)
 		return fmt.Errorf("smtp: maildir: %w", err)
-	}
-	if held {
-		c.mb.hold([]*heldMail{{name: p.name, f: p.f, data: p.data, size: p.size, at: time.Now()}})
-		return nil
 	}
 	p.f.Close() // its data is in the journal: nothing is left to fail
 	c.mb.push(p.name)
@@ -261,9 +258,9 @@ func (c *committer) flush(batch []*pending) {
 	}
 	if c.mode == SyncJournal {
 		for _, p := range batch {
-			p.placed = c.jn.placing
+			p.seg = c.jn.cur
 		}
-		c.jn.placing.Add(len(batch))
+		c.jn.cur.placing.Add(len(batch))
 		return // each delivery places its own mail (see place)
 	}
 	// 2. Into new/, or, handed over to a Receiver on the same *Maildir,
@@ -315,7 +312,8 @@ func (c *committer) flush(batch []*pending) {
 	now := time.Now()
 	for _, p := range moved {
 		if p.held {
-			held = append(held, &heldMail{name: p.name, f: p.f, data: p.data, size: p.size, at: now})
+			s := &spot{name: p.name, path: p.tmp}
+			held = append(held, &heldMail{name: p.name, f: p.f, data: p.data, size: p.size, at: now, spot: s})
 			continue
 		}
 		p.f.Close() // its data is safe (synced, or in the journal): nothing is left to fail

@@ -26,6 +26,7 @@ type delivery struct {
 	// then the mail's size.
 	writable bool
 	size     int64
+	spot     *spot // where its file is: work/, or, handed over with SyncJournal, tmp/
 
 	mu    sync.Mutex
 	state int
@@ -85,8 +86,22 @@ func (d *delivery) settle(ctx context.Context, ack bool, cause error) error {
 }
 
 func (d *delivery) settleLocked(ctx context.Context, ack bool, cause error) error {
+	// The spot stays locked while the file moves, so that a journal
+	// checkpoint does not move it too (see spot).
+	d.spot.mu.Lock()
+	defer d.spot.mu.Unlock()
+	work := d.spot.path
+	if err := d.settleFrom(ctx, work, ack, cause); err != nil {
+		return err
+	}
+	d.spot.path = ""
+	return nil
+}
+
+// settleFrom settles the mail whose file is at work (in work/, or in tmp/:
+// see spot).
+func (d *delivery) settleFrom(ctx context.Context, work string, ack bool, cause error) error {
 	mb := d.r.mb
-	work := mb.Path(FolderWork, d.name)
 	if ack {
 		if !d.r.o.archive {
 			if err := mb.recycle(work, d.f, d.writable, d.size); err != nil && !isNotExist(err) {
@@ -157,11 +172,14 @@ func (d *delivery) release() {
 		return
 	}
 	mb := d.r.mb
-	if err := rename(mb.Path(FolderWork, d.name), mb.Path(FolderNew, d.name)); err != nil {
+	d.spot.mu.Lock()
+	if err := rename(d.spot.path, mb.Path(FolderNew, d.name)); err != nil {
 		d.r.o.log.Error("smtp: returning a mail to new/ failed; a Receiver will recover it", slog.String("file", d.name), slog.Any("err", err))
 	} else {
+		d.spot.path = ""
 		mb.push(d.name)
 	}
+	d.spot.mu.Unlock()
 	d.state = released
 	d.f.Close()
 }

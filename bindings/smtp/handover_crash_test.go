@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +28,15 @@ const handoverCrashEnv = "SOAPWIRE_SMTP_HANDOVER_CRASH_HELPER"
 // handoverCrashBox is the address the helper's Server accepts mail for.
 const handoverCrashBox = "crash@example.test"
 
+// handoverCrashModeEnv names the helper's SyncMode (its String).
+const handoverCrashModeEnv = "SOAPWIRE_SMTP_HANDOVER_CRASH_MODE"
+
 func handoverCrashHelper(dir string) int {
-	mb, err := soapsmtp.OpenMaildir(dir)
+	mode := soapsmtp.SyncFiles
+	if os.Getenv(handoverCrashModeEnv) == soapsmtp.SyncJournal.String() {
+		mode = soapsmtp.SyncJournal
+	}
+	mb, err := soapsmtp.OpenMaildir(dir, soapsmtp.WithSyncMode(mode))
 	if err != nil {
 		fmt.Println("ERROR", err)
 		return 1
@@ -60,13 +68,27 @@ func handoverCrashHelper(dir string) int {
 }
 
 // TestCrashWithHandedOverMailsLosesNothing: a process whose Server hands
-// each mail it answered 250 straight to its own Receiver (in work/, in
-// memory) is killed (SIGKILL) while it holds them unsettled; a Receiver in
-// another process then recovers every one of them from work/.
+// each mail it answered 250 straight to its own Receiver (in memory) is
+// killed (SIGKILL) while it holds them unsettled; they are all received
+// again afterwards. With SyncFiles the mails are in work/ and a Receiver in
+// another process recovers them from there; with SyncJournal they never
+// left tmp/ (their journal records make them durable), and the next
+// OpenMaildir replays them into new/.
 func TestCrashWithHandedOverMailsLosesNothing(t *testing.T) {
+	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncJournal} {
+		t.Run(mode.String(), func(t *testing.T) {
+			if mode == soapsmtp.SyncJournal && runtime.GOOS != "linux" {
+				t.Skip("SyncJournal is SyncFiles outside Linux")
+			}
+			crashWithHandedOverMails(t, mode)
+		})
+	}
+}
+
+func crashWithHandedOverMails(t *testing.T, mode soapsmtp.SyncMode) {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), handoverCrashEnv+"="+dir)
+	cmd.Env = append(os.Environ(), handoverCrashEnv+"="+dir, handoverCrashModeEnv+"="+mode.String())
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -95,13 +117,22 @@ func TestCrashWithHandedOverMailsLosesNothing(t *testing.T) {
 		assert.Equal(t, m.ID, f[1])
 		assert.Equal(t, fmt.Sprint(i+1), f[2], "handed over, not claimed from new/")
 	}
-	assert.Len(t, files(t, dir, soapsmtp.FolderWork), n, "the taken mails are in work/")
+	if mode == soapsmtp.SyncJournal {
+		assert.Empty(t, files(t, dir, soapsmtp.FolderWork), "the taken mails stay in tmp/")
+		assert.Len(t, files(t, dir, soapsmtp.FolderJournal), 1, "their journal")
+	} else {
+		assert.Len(t, files(t, dir, soapsmtp.FolderWork), n, "the taken mails are in work/")
+	}
 	assert.Empty(t, files(t, dir, soapsmtp.FolderNew))
 
 	require.NoError(t, cmd.Process.Kill())
 	cmd.Wait()
 	mb, err := soapsmtp.OpenMaildir(dir)
 	require.NoError(t, err)
+	if mode == soapsmtp.SyncJournal {
+		assert.Equal(t, n, soapsmtp.Replayed(mb), "written into new/ from the journal")
+		assert.Empty(t, files(t, dir, soapsmtp.FolderJournal))
+	}
 	r := newReceiver(t, mb, soapsmtp.WithRecoverInterval(20*time.Millisecond))
 	got := map[string]bool{}
 	for range n {

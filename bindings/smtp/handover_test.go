@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +17,16 @@ import (
 )
 
 // TestHandOverToAWaitingReceiver: a mail committed while a Receiver on the
-// same *Maildir waits is handed to it (into work/, never in new/), and its
+// same *Maildir waits is handed to it (into work/, or with SyncJournal left
+// in tmp/; never in new/), and its
 // file becomes a spare when acknowledged.
 func TestHandOverToAWaitingReceiver(t *testing.T) {
+	forSyncModes(t, handOverToAWaitingReceiver)
+}
+
+func handOverToAWaitingReceiver(t *testing.T, mode soapsmtp.SyncMode) {
 	dir := t.TempDir()
-	ts := startServer(t, dir)
+	ts := startServerOn(t, openMaildir(t, dir, mode))
 	var names []string
 	soapsmtp.SetSyncHook(ts.mb, func(stage string, batch []string) error {
 		if stage == "dir" {
@@ -47,7 +53,12 @@ func TestHandOverToAWaitingReceiver(t *testing.T) {
 	assert.Equal(t, ids[0], id)
 	assert.EqualValues(t, 1, soapsmtp.HandedOver(ts.mb), "handed over, not claimed from new/")
 	assert.Empty(t, names, "never in new/")
-	assert.Len(t, files(t, dir, soapsmtp.FolderWork), 1, "the claim is in work/")
+	if mode == soapsmtp.SyncJournal {
+		assert.Empty(t, files(t, dir, soapsmtp.FolderWork), "the claim stays in tmp/, under the journal")
+		assert.Len(t, files(t, dir, soapsmtp.FolderTmp), 1)
+	} else {
+		assert.Len(t, files(t, dir, soapsmtp.FolderWork), 1, "the claim is in work/")
+	}
 	require.NoError(t, d.Ack(ctxT(t)))
 	assert.Empty(t, files(t, dir, soapsmtp.FolderWork))
 	assert.Len(t, files(t, dir, soapsmtp.FolderTmp), 1, "kept as a spare")
@@ -58,15 +69,23 @@ func TestHandOverToAWaitingReceiver(t *testing.T) {
 // after a second, it is put into new/; closing the last Receiver on the
 // Maildir puts held mails into new/ at once.
 func TestHeldMailGoesToNew(t *testing.T) {
+	forSyncModes(t, heldMailGoesToNew)
+}
+
+func heldMailGoesToNew(t *testing.T, mode soapsmtp.SyncMode) {
 	dir := t.TempDir()
-	ts := startServer(t, dir)
+	ts := startServerOn(t, openMaildir(t, dir, mode))
 	s := newSender(t, ts.addr)
 	r := newReceiver(t, ts.mb)
 	soapsmtp.MarkReceiving(ts.mb)
 	ids := sendN(t, s, ts, 1)
 	assert.Equal(t, 1, soapsmtp.Held(ts.mb))
 	assert.Empty(t, files(t, dir, soapsmtp.FolderNew))
-	assert.Len(t, files(t, dir, soapsmtp.FolderWork), 1)
+	if mode == soapsmtp.SyncJournal {
+		assert.Len(t, files(t, dir, soapsmtp.FolderTmp), 1, "held in tmp/, under the journal")
+	} else {
+		assert.Len(t, files(t, dir, soapsmtp.FolderWork), 1)
+	}
 
 	other, err := soapsmtp.OpenMaildir(dir)
 	require.NoError(t, err)
@@ -94,6 +113,26 @@ func TestHeldMailGoesToNew(t *testing.T) {
 		assert.Contains(t, ids, d.Message().ID)
 		require.NoError(t, d.Ack(ctxT(t)))
 	}
+}
+
+// forSyncModes runs test once with SyncFiles and, on Linux, once with
+// SyncJournal, where a handed-over mail stays in tmp/.
+func forSyncModes(t *testing.T, test func(*testing.T, soapsmtp.SyncMode)) {
+	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncJournal} {
+		t.Run(mode.String(), func(t *testing.T) {
+			if mode == soapsmtp.SyncJournal && runtime.GOOS != "linux" {
+				t.Skip("SyncJournal is SyncFiles outside Linux")
+			}
+			test(t, mode)
+		})
+	}
+}
+
+func openMaildir(t *testing.T, dir string, mode soapsmtp.SyncMode) *soapsmtp.Maildir {
+	t.Helper()
+	mb, err := soapsmtp.OpenMaildir(dir, soapsmtp.WithSyncMode(mode))
+	require.NoError(t, err)
+	return mb
 }
 
 // TestHandedOverLargeMail: a mail too large to hand over in memory is read

@@ -164,9 +164,7 @@ type journal struct {
 	size   int64
 	opened time.Time
 	buf    []byte
-	// placing counts the segment's mails not yet placed into new/ or
-	// work/: its checkpoint waits for them.
-	placing *sync.WaitGroup
+	cur    *segState // the segment being written's
 
 	mu      sync.Mutex
 	live    bool     // f is open: acks are worth writing
@@ -182,9 +180,44 @@ type journal struct {
 
 // segment is a journal file being checkpointed.
 type segment struct {
-	f       *os.File
-	path    string
-	placing *sync.WaitGroup // nil: nothing to wait for
+	f     *os.File
+	path  string
+	state *segState // nil: nothing to wait for
+}
+
+// segState is what a segment's checkpoint must wait for and see to.
+type segState struct {
+	// placing counts the segment's mails not yet placed into new/ or
+	// handed over.
+	placing sync.WaitGroup
+	mu      sync.Mutex
+	held    []*spot // its mails handed over while still in tmp/
+}
+
+// hold notes a mail of the segment handed over in tmp/.
+func (s *segState) hold(sp *spot) {
+	s.mu.Lock()
+	s.held = append(s.held, sp)
+	s.mu.Unlock()
+}
+
+// settle waits until every mail of the segment is placed, then moves
+// those handed over and still unsettled from tmp/ into work/: once the
+// segment is gone, their files must be where a claim's is.
+func (s *segState) settle(m *Maildir) error {
+	s.placing.Wait()
+	s.mu.Lock()
+	held := s.held
+	s.held = nil
+	s.mu.Unlock()
+	var errs []error
+	for _, sp := range held {
+		if err := m.toWork(sp); err != nil {
+			errs = append(errs, err)
+			s.hold(sp) // tried again with the segment's next checkpoint
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // write appends the batch's mails (and the acks noted since the last batch)
@@ -348,7 +381,7 @@ func (j *journal) open() error {
 		return fmt.Errorf("smtp: maildir: journal: %w", err)
 	}
 	j.f, j.path, j.size, j.opened = f, path, int64(len(journalMagic)), time.Now()
-	j.placing = new(sync.WaitGroup)
+	j.cur = new(segState)
 	j.mu.Lock()
 	j.live = true
 	j.mu.Unlock()
@@ -377,8 +410,8 @@ func (j *journal) rotate() {
 	if j.f == nil {
 		return
 	}
-	seg := segment{f: j.f, path: j.path, placing: j.placing}
-	j.f, j.path, j.size, j.placing = nil, "", 0, nil
+	seg := segment{f: j.f, path: j.path, state: j.cur}
+	j.f, j.path, j.size, j.cur = nil, "", 0, nil
 	j.mu.Lock()
 	j.live = false
 	j.acks = nil
@@ -396,12 +429,15 @@ func (j *journal) rotate() {
 // then removes the segments. On a failure they are kept, locked, and
 // tried again at the next checkpoint (or replayed by the next OpenMaildir).
 func (j *journal) checkpoint(segs []segment) {
+	var err error
 	for _, s := range segs {
-		if s.placing != nil {
-			s.placing.Wait()
+		if s.state != nil {
+			err = errors.Join(err, s.state.settle(j.mb))
 		}
 	}
-	err := syncEverything(segs[0].f)
+	if err == nil {
+		err = syncEverything(segs[0].f)
+	}
 	if err == nil {
 		for _, s := range segs {
 			if rerr := os.Remove(s.path); rerr != nil && !isNotExist(rerr) {

@@ -130,15 +130,14 @@ func TestJournalReplayFindsMovedMails(t *testing.T) {
 	require.NoError(t, os.Truncate(workPath, 0))
 	again, err := soapsmtp.OpenMaildir(crashed)
 	require.NoError(t, err)
-	assert.Equal(t, 1, soapsmtp.Replayed(again), "only the mail in work/ cut short")
+	assert.Equal(t, 2, soapsmtp.Replayed(again), "the mail in work/ cut short, and the later one, handed over and still in tmp/")
 	got, err := os.ReadFile(workPath)
 	require.NoError(t, err)
 	assert.Equal(t, mails[working], string(got), "written again in work/")
 	assert.NotContains(t, files(t, crashed, soapsmtp.FolderNew), working, "not duplicated into new/")
 	assert.NotContains(t, files(t, crashed, soapsmtp.FolderNew), acked, "an acknowledged mail is not brought back")
 	for name := range later {
-		assert.Contains(t, append(files(t, crashed, soapsmtp.FolderNew), files(t, crashed, soapsmtp.FolderWork)...), name,
-			"in new/, or in work/ when it was handed over")
+		assert.Contains(t, files(t, crashed, soapsmtp.FolderNew), name, "in new/ (written there again when it was handed over in tmp/)")
 	}
 	require.NoError(t, d2.Ack(ctxT(t)))
 }
@@ -262,6 +261,47 @@ func TestJournalCheckpoint(t *testing.T) {
 			return err == nil && len(names) == 0
 		}, 30*time.Second, 10*time.Millisecond, "the idle journal is checkpointed")
 	})
+}
+
+// TestJournalCheckpointMovesHeldMails: a mail handed over to a Receiver
+// stays in tmp/ while its journal record makes it durable; a checkpoint,
+// which removes that record, first moves it into work/ like any claim,
+// whether the Receiver took it or it is still held. Settling it afterwards
+// works from work/: Ack keeps the file as a spare, and a held mail nobody
+// takes goes to new/.
+func TestJournalCheckpointMovesHeldMails(t *testing.T) {
+	skipWithoutJournal(t)
+	dir := t.TempDir()
+	mb := openJournaled(t, dir)
+	r := newReceiver(t, mb)
+	soapsmtp.MarkReceiving(mb)
+	mails := deliverN(t, mb, 2, "h")
+	require.Equal(t, 2, soapsmtp.Held(mb))
+	assert.Empty(t, files(t, dir, soapsmtp.FolderWork))
+	assert.Len(t, files(t, dir, soapsmtp.FolderTmp), 2, "held in tmp/")
+	d, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	taken := soapsmtp.MailName(d)
+
+	require.NoError(t, soapsmtp.CheckpointJournal(mb))
+	assert.Empty(t, journalFiles(t, dir))
+	assert.ElementsMatch(t, keys(mails), files(t, dir, soapsmtp.FolderWork), "both moved into work/: the taken one and the held one")
+	assert.Empty(t, files(t, dir, soapsmtp.FolderTmp))
+	got, err := os.ReadFile(filepath.Join(dir, soapsmtp.FolderWork, taken))
+	require.NoError(t, err)
+	assert.Equal(t, mails[taken], string(got))
+
+	require.NoError(t, d.Ack(ctxT(t)))
+	require.NoError(t, r.Close()) // the last Receiver: the held mail goes to new/
+	assert.Empty(t, files(t, dir, soapsmtp.FolderWork))
+	assert.Len(t, files(t, dir, soapsmtp.FolderTmp), 1, "the acknowledged mail's file, kept as a spare")
+	var other string
+	for name := range mails {
+		if name != taken {
+			other = name
+		}
+	}
+	assert.Equal(t, []string{other}, files(t, dir, soapsmtp.FolderNew))
 }
 
 // TestJournalSyncFailure: when the journal's sync fails, the batch's

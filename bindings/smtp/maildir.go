@@ -62,6 +62,7 @@ type heldMail struct {
 	data []byte   // the whole mail, or nil: read it from f
 	size int64
 	at   time.Time
+	spot *spot // where its file is: work/, or with SyncJournal tmp/
 }
 
 // openSpare is a spare kept open (and locked) for the next delivery.
@@ -193,7 +194,9 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	name = m.uniqueName()
 	f, tmp, oldSize, reused := m.takeSpare()
 	if !reused {
-		tmp = m.Path(FolderTmp, name)
+		// A spare's name from the start: once acknowledged, the file may be
+		// kept as a spare where it is (see spot).
+		tmp = m.Path(FolderTmp, sparePrefix+name)
 		if f, err = openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
 			return "", fmt.Errorf("smtp: maildir: %w", err)
 		}
@@ -417,10 +420,14 @@ func (m *Maildir) expireHeld() {
 	for _, h := range out {
 		// Renamed while still locked, so that no one claims it from
 		// work/ meanwhile; if the rename fails, the mail stays in work/
-		// and a Receiver's recovery returns it once it is unlocked.
-		if rename(m.Path(FolderWork, h.name), m.Path(FolderNew, h.name)) == nil {
+		// and a Receiver's recovery returns it once it is unlocked (in
+		// tmp/, the journal's replay or checkpoint takes care of it).
+		h.spot.mu.Lock()
+		if rename(h.spot.path, m.Path(FolderNew, h.name)) == nil {
 			names = append(names, h.name)
+			h.spot.path = ""
 		}
+		h.spot.mu.Unlock()
 		h.f.Close()
 	}
 	m.push(names...)

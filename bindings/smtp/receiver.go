@@ -151,14 +151,14 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		return nil
 	}
 	m, err := readMail(f, &r.o)
-	return r.open(ctx, &delivery{r: r, f: f, name: name}, m, err)
+	return r.open(ctx, &delivery{r: r, f: f, name: name, spot: &spot{name: name, path: r.mb.Path(FolderWork, name)}}, m, err)
 }
 
 // take takes a mail a Server on the same *Maildir handed over: already in
 // work/, its file open and locked.
 func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
 	r.mb.handed.Add(1)
-	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size}
+	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size, spot: h.spot}
 	if h.data != nil {
 		m, err := readMailBytes(h.data, &r.o)
 		return r.open(ctx, d, m, err)

@@ -83,10 +83,16 @@ func removeSpare(path string) {
 // a spare. A writable f of size bytes is kept open (and so locked) for the
 // next delivery, when there is room; else it is closed. On an error f stays
 // open.
+//
+// A mail still in tmp/ (handed over with SyncJournal: see spot) is a
+// spare where it is.
 func (m *Maildir) recycle(path string, f *os.File, writable bool, size int64) error {
-	spare := m.Path(FolderTmp, sparePrefix+m.uniqueName())
-	if err := rename(path, spare); err != nil {
-		return err
+	spare := path
+	if !m.inTmp(path) {
+		spare = m.Path(FolderTmp, sparePrefix+m.uniqueName())
+		if err := rename(path, spare); err != nil {
+			return err
+		}
 	}
 	if writable {
 		select {
