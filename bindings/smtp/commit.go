@@ -72,9 +72,9 @@ type pending struct {
 	held bool // goes to work/, handed over to a Receiver
 	// seg, with SyncJournal, is the journal segment that holds its record
 	// (see place).
-	seg *segState
-	err    error
-	done   chan struct{}
+	seg  *segState
+	err  error
+	done chan struct{}
 }
 
 // committer moves mails from tmp/ into new/ durably, in batches (group

@@ -25,7 +25,9 @@ type spot struct {
 }
 
 // inTmp reports whether path is in m's tmp/.
-func (m *Maildir) inTmp(path string) bool { return filepath.Dir(path) == filepath.Join(m.root, FolderTmp) }
+func (m *Maildir) inTmp(path string) bool {
+	return filepath.Dir(path) == filepath.Join(m.root, FolderTmp)
+}
 
 // toWork moves a handed-over mail still in tmp/ into work/ (a checkpoint is
 // about to remove the journal record that made it durable).
