@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -77,8 +76,8 @@ func handoverCrashHelper(dir string) int {
 func TestCrashWithHandedOverMailsLosesNothing(t *testing.T) {
 	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncJournal} {
 		t.Run(mode.String(), func(t *testing.T) {
-			if mode == soapsmtp.SyncJournal && runtime.GOOS != "linux" {
-				t.Skip("SyncJournal is SyncFiles outside Linux")
+			if mode == soapsmtp.SyncJournal {
+				skipWithoutJournal(t)
 			}
 			crashWithHandedOverMails(t, mode)
 		})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -120,8 +119,8 @@ func heldMailGoesToNew(t *testing.T, mode soapsmtp.SyncMode) {
 func forSyncModes(t *testing.T, test func(*testing.T, soapsmtp.SyncMode)) {
 	for _, mode := range []soapsmtp.SyncMode{soapsmtp.SyncFiles, soapsmtp.SyncJournal} {
 		t.Run(mode.String(), func(t *testing.T) {
-			if mode == soapsmtp.SyncJournal && runtime.GOOS != "linux" {
-				t.Skip("SyncJournal is SyncFiles outside Linux")
+			if mode == soapsmtp.SyncJournal {
+				skipWithoutJournal(t)
 			}
 			test(t, mode)
 		})
