@@ -194,15 +194,9 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 	name = m.uniqueName()
 	f, tmp, oldSize, reused := m.takeSpare()
 	if !reused {
-		// A spare's name from the start: once acknowledged, the file may be
-		// kept as a spare where it is (see spot).
-		tmp = m.Path(FolderTmp, sparePrefix+name)
-		if f, err = openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
-			return "", fmt.Errorf("smtp: maildir: %w", err)
+		if f, tmp, err = m.newFile(name); err != nil {
+			return "", err
 		}
-		// Locked like a spare, so that no Receiver claims it from new/
-		// before its batch is safe.
-		tryLock(f)
 	}
 	defer func() {
 		if err != nil && f != nil {
@@ -238,6 +232,34 @@ func (m *Maildir) deliver(prefix []byte, r io.Reader) (name string, err error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// newFile creates a file in tmp/ for the mail name, locked. It has a
+// spare's name from the start: once the mail is acknowledged, the file may
+// be kept as a spare where it is (see spot). Locked like a spare, so that
+// no Receiver claims it from new/ before its batch is safe; and since
+// another process that listed tmp/ may take it for a spare between its
+// creation and the lock, a file whose lock is taken is left to that
+// process, and another name tried.
+func (m *Maildir) newFile(name string) (*os.File, string, error) {
+	for try := 0; ; try++ {
+		tmp := m.Path(FolderTmp, sparePrefix+name)
+		if try > 0 {
+			tmp = m.Path(FolderTmp, sparePrefix+name+"."+strconv.Itoa(try))
+		}
+		f, err := openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, "", fmt.Errorf("smtp: maildir: %w", err)
+		}
+		if ok, err := tryLock(f); ok || try == 3 {
+			if !ok {
+				f.Close()
+				return nil, "", fmt.Errorf("smtp: maildir: cannot lock a new file in tmp/: %v", err)
+			}
+			return f, tmp, nil
+		}
+		f.Close() // another process's spare now
+	}
 }
 
 // readError is a failure to read the mail being delivered (not to write
