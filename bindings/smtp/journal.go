@@ -166,13 +166,16 @@ type journal struct {
 	buf    []byte
 	cur    *segState // the segment being written's
 
-	mu      sync.Mutex
-	live    bool     // f is open: acks are worth writing
-	acks    []string // mails acknowledged since the last batch
-	timer   *time.Timer
-	retry   []segment // segments whose checkpoint failed, kept locked
-	pending sync.WaitGroup
-	manual  bool // tests: checkpoint only when told (CheckpointJournal)
+	mu     sync.Mutex
+	live   bool     // f is open: acks are worth writing
+	acks   []string // mails acknowledged since the last batch
+	timer  *time.Timer
+	retry  []segment // segments whose checkpoint failed, kept locked
+	queued []segment // segments waiting for their checkpoint
+	// checkpointing: a goroutine runs checkpoints (pending counts it).
+	checkpointing bool
+	pending       sync.WaitGroup
+	manual        bool // tests: checkpoint only when told (CheckpointJournal)
 	// failSync, when set (tests), runs after a batch is written and before
 	// it is synced; an error fails the sync.
 	failSync func() error
@@ -415,14 +418,38 @@ func (j *journal) rotate() {
 	j.mu.Lock()
 	j.live = false
 	j.acks = nil
-	retry := j.retry
-	j.retry = nil
-	j.pending.Add(1)
+	j.queued = append(j.queued, seg)
+	start := !j.checkpointing
+	if start {
+		j.checkpointing = true
+		j.pending.Add(1)
+	}
 	j.mu.Unlock()
-	go func() {
-		defer j.pending.Done()
-		j.checkpoint(append(retry, seg))
-	}()
+	if start {
+		go j.checkpoints()
+	}
+}
+
+// checkpoints checkpoints the segments queued, and those queued meanwhile,
+// until none is left: one checkpoint at a time, so that a slow disk does
+// not gather syncs running side by side, and segments queued during one
+// share the next one's sync.
+func (j *journal) checkpoints() {
+	defer j.pending.Done()
+	for {
+		j.mu.Lock()
+		segs := j.queued
+		j.queued = nil
+		if len(segs) == 0 {
+			j.checkpointing = false
+			j.mu.Unlock()
+			return
+		}
+		segs = append(j.retry, segs...)
+		j.retry = nil
+		j.mu.Unlock()
+		j.checkpoint(segs)
+	}
 }
 
 // checkpoint makes everything written into the Maildir so far durable,
