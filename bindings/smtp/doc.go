@@ -57,9 +57,10 @@
 // mails of a batch sharing the syncs. Either way a sync that fails answers
 // 451 to every mail that waited for it and leaves none of them in new/
 // (group commit, WithSyncMode). While a Receiver on the same *Maildir is
-// receiving, the mail is renamed into work/ instead, already claimed for
-// it: its file stays open and locked, and the Receiver takes it with its
-// bytes in memory. A
+// receiving, the mail is handed over to it, already claimed: renamed into
+// work/ instead of new/, or with SyncJournal left in tmp/ under its journal
+// record until it is settled; its file stays open and locked, and the
+// Receiver takes it with its bytes in memory. A
 // Receiver holds a flock(2) on every mail it has claimed; a claim whose
 // process died (its lock with it) is returned to new/ by the next Receiver
 // that looks. Ack removes the mail (its file is reused for a later one);
