@@ -237,6 +237,18 @@ func (b Body) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Discard reads the rest of an inbound body, checking it, and drops it.
+// Err returns the error reading the Body met, if any: a malformed
+// envelope, a bound crossed, the transport failing. It stays nil for an
+// outbound body and for one read whole or not (yet) read. A handler that
+// turns such an error into one of its own does not hide it from Serve,
+// which answers the Body's fault (see Serve).
+func (b Body) Err() error {
+	if b.src == nil || b.src.in == nil {
+		return nil
+	}
+	return b.src.in.err
+}
+
 func (b Body) Discard() error {
 	if b.src == nil || b.src.in == nil {
 		return nil

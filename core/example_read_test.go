@@ -153,3 +153,24 @@ func ExampleNewMessageID() {
 	fmt.Println(len(id), id[:9], id[17:18], id[22:23], id[23:24])
 	// Output: 45 urn:uuid: - - 4
 }
+
+// A handler that makes an error of its own out of a Body it could not read
+// still leaves the Body's error to be found: Serve answers with its fault.
+func ExampleBody_Err() {
+	const env = `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body>` +
+		`<o:order xmlns:o="urn:example:po"><o:item>1</o:itme></o:order></s:Body></s:Envelope>`
+	m, err := core.ReadMessage(strings.NewReader(env), core.Limits{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("before reading:", m.Body().Err())
+	if err := m.Body().Discard(); err != nil {
+		fmt.Println("reading:", core.FaultOf(err).Code)
+	}
+	fmt.Println("after:", core.FaultOf(m.Body().Err()).Code)
+	// Output:
+	// before reading: <nil>
+	// reading: Sender
+	// after: Sender
+}

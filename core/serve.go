@@ -47,9 +47,26 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 	}
 }
 
+// bodyFault returns the fault of the error reading m's Body met, when the
+// handler returned an error that is not a fault (it made an error of its
+// own out of the Body's, or gave up on its own after it): the message was
+// wrong, whatever the handler made of it. Otherwise nil.
+func bodyFault(m *Message, err error) *Fault {
+	var f *Fault
+	if errors.As(err, &f) {
+		return nil
+	}
+	if errors.As(m.Body().Err(), &f) {
+		return f
+	}
+	return nil
+}
+
 // Serve drives a Receiver until ctx is done or the Receiver is closed, and
 // then returns nil once the deliveries in flight are settled. For each
-// delivery it calls h (a panic becomes a Receiver fault), then:
+// delivery it calls h (a panic becomes a Receiver fault; an error that is
+// not a fault, while reading the message's Body met one, becomes that
+// fault: see Body.Err), then:
 //   - a reply goes to the request's ReplyTo through replies, with RelatesTo set
 //     to the request's ID; a fault goes to FaultTo, else ReplyTo;
 //   - the delivery is Acked only after the reply or fault was handed to
@@ -139,6 +156,9 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies
 	}
 	if err != nil {
 		f := FaultOf(err)
+		if bf := bodyFault(m, err); bf != nil {
+			f = bf
+		}
 		to := m.FaultTo
 		if to == "" {
 			to = m.ReplyTo

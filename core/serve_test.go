@@ -289,6 +289,55 @@ func TestServeFault(t *testing.T) {
 	}
 }
 
+// TestServeBodyFaultSwallowed: a handler that meets an error reading the
+// Body (here malformed XML deep inside it) and returns an error of its own
+// does not turn the Sender fault into a Receiver one: Serve answers the
+// Body's fault, as the HTTP binding does. A handler error that is a fault
+// stays the handler's, and a handler that fails after a Body read whole
+// gets the Receiver fault as before.
+func TestServeBodyFaultSwallowed(t *testing.T) {
+	malformed := `<b:Echo xmlns:b="` + pmBodyNS + `"><b:text>hi</b:txet></b:Echo>`
+	cases := []struct {
+		name   string
+		body   string
+		err    error
+		code   core.Code
+		reason string
+	}{
+		{"swallowed", malformed, errors.New("something went wrong"), core.CodeSender, "malformed"},
+		{"the handler's own fault wins", malformed, core.SenderFault("order refused"), core.CodeSender, "order refused"},
+		{"a body read whole", pmBody, errors.New("database down"), core.CodeReceiver, core.InternalErrorReason},
+	}
+	for _, v := range pmVersions {
+		for _, c := range cases {
+			t.Run(v.String()+"/"+c.name, func(t *testing.T) {
+				ev := &pmEvents{}
+				sent := &pmSent{events: ev}
+				rcv := newPMReceiver()
+				pmServe(t, rcv, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+					if err := m.Body().Discard(); err != nil {
+						ev.add("body: %v", err)
+					}
+					return nil, c.err
+				}), sent)
+				m := pmRead(t, pmEnvelope(v, "", c.body))
+				m.ID, m.FaultTo = "urn:uuid:req-3", "mailto:errors@example.org"
+				d := newPMDelivery(m, ev)
+				rcv.push(t, d)
+				state, _ := d.wait(t)
+				require.Equal(t, "ack", state)
+				msgs := sent.all()
+				require.Len(t, msgs, 1)
+				back, raw := pmWire(t, msgs[0])
+				f := back.Fault()
+				require.NotNil(t, f, "%s", raw)
+				assert.Equal(t, c.code, f.Code)
+				assert.Contains(t, f.Reason, c.reason)
+			})
+		}
+	}
+}
+
 func TestServeNacks(t *testing.T) {
 	errSend := errors.New("smtp: 451 try again later")
 	faulting := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
