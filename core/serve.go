@@ -175,6 +175,7 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies
 			c.settleNack(ctx, d, fmt.Errorf("core: send fault to %s: %w", to, serr))
 			return
 		}
+		c.log.InfoContext(ctx, "soap: fault sent", append(attrs, slog.String("to", to), slog.String("fault", f.Error()))...)
 		c.ack(ctx, sctx, d, attrs)
 		return
 	}

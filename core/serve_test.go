@@ -1,9 +1,11 @@
 package core_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -289,6 +291,24 @@ func TestServeFault(t *testing.T) {
 	}
 }
 
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // TestServeBodyFaultSwallowed: a handler that meets an error reading the
 // Body (here malformed XML deep inside it) and returns an error of its own
 // does not turn the Sender fault into a Receiver one: Serve answers the
@@ -314,12 +334,13 @@ func TestServeBodyFaultSwallowed(t *testing.T) {
 				ev := &pmEvents{}
 				sent := &pmSent{events: ev}
 				rcv := newPMReceiver()
+				var logs syncBuffer
 				pmServe(t, rcv, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 					if err := m.Body().Discard(); err != nil {
 						ev.add("body: %v", err)
 					}
 					return nil, c.err
-				}), sent)
+				}), sent, core.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 				m := pmRead(t, pmEnvelope(v, "", c.body))
 				m.ID, m.FaultTo = "urn:uuid:req-3", "mailto:errors@example.org"
 				d := newPMDelivery(m, ev)
@@ -333,6 +354,8 @@ func TestServeBodyFaultSwallowed(t *testing.T) {
 				require.NotNil(t, f, "%s", raw)
 				assert.Equal(t, c.code, f.Code)
 				assert.Contains(t, f.Reason, c.reason)
+				assert.Contains(t, logs.String(), `msg="soap: fault sent" id=urn:uuid:req-3`, "the fault sent is logged")
+				assert.Contains(t, logs.String(), "to=mailto:errors@example.org")
 			})
 		}
 	}
