@@ -12,6 +12,7 @@ import (
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
 
@@ -28,6 +29,29 @@ type config struct {
 	Outbox   *outboxConfig  `json:"outbox,omitempty"`
 	Policy   *policyConfig  `json:"policy,omitempty"`
 	StoreDir string         `json:"store_dir,omitempty"` // conversation state on disk; default in memory
+	Limits   *limitsConfig  `json:"limits,omitempty"`    // bounds of every envelope read; default core.DefaultLimits
+}
+
+// limitsConfig bounds the envelopes every binding reads (core.Limits); a
+// field left out or 0 keeps core's default.
+type limitsConfig struct {
+	MaxBytes       int64 `json:"max_bytes,omitempty"`
+	MaxHeaderBytes int64 `json:"max_header_bytes,omitempty"`
+	MaxDepth       int   `json:"max_depth,omitempty"`
+	MaxAttrs       int   `json:"max_attrs,omitempty"`
+	MaxNSDecls     int   `json:"max_ns_decls,omitempty"`
+	MaxNameLen     int   `json:"max_name_len,omitempty"`
+}
+
+// limits returns the configured core.Limits (the zero Limits, core's
+// defaults, when none are configured).
+func (c *config) limits() core.Limits {
+	l := c.Limits
+	if l == nil {
+		return core.Limits{}
+	}
+	return core.Limits{MaxBytes: l.MaxBytes, MaxHeaderBytes: l.MaxHeaderBytes, MaxDepth: l.MaxDepth,
+		MaxAttrs: l.MaxAttrs, MaxNSDecls: l.MaxNSDecls, MaxNameLen: l.MaxNameLen}
 }
 
 // handlerConfig picks what serves the messages a binding receives.
@@ -196,6 +220,19 @@ func (c *config) check() error {
 	}
 	if c.Handler != nil {
 		handler("config", c.Handler)
+	}
+	if l := c.Limits; l != nil {
+		for _, f := range []struct {
+			name string
+			v    int64
+		}{
+			{"max_bytes", l.MaxBytes}, {"max_header_bytes", l.MaxHeaderBytes}, {"max_depth", int64(l.MaxDepth)},
+			{"max_attrs", int64(l.MaxAttrs)}, {"max_ns_decls", int64(l.MaxNSDecls)}, {"max_name_len", int64(l.MaxNameLen)},
+		} {
+			if f.v < 0 {
+				bad("limits."+f.name, "%d: must be positive (0 or left out: the default); a bound cannot be switched off here", f.v)
+			}
+		}
 	}
 	creds := func(field string, cr *credentials) {
 		if cr == nil {

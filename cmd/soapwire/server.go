@@ -270,7 +270,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	if err != nil {
 		return "", nil, fmt.Errorf("http.listen: %w", err)
 	}
-	opts := []soaphttp.Option{soaphttp.WithLogger(s.log.With(slog.String("binding", "http")))}
+	opts := []soaphttp.Option{soaphttp.WithLogger(s.log.With(slog.String("binding", "http"))), soaphttp.WithLimits(s.cfg.limits())}
 	if a := h.BasicAuth; a != nil {
 		opts = append(opts, soaphttp.WithBasicAuth("soapwire", soaphttp.StaticCredentials(map[string]string{a.User: a.password()})))
 	}
@@ -313,6 +313,10 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 			return "", nil, fmt.Errorf("smtp.listen: %w", err)
 		}
 		opts := []soapsmtp.Option{soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log)}
+		if n := s.cfg.limits().MaxBytes; n > 0 {
+			// Room for the envelope in base64 (4/3) and the mail's headers.
+			opts = append(opts, soapsmtp.WithMaxMessageBytes(n+n/3+64<<10))
+		}
 		if c.Hostname != "" {
 			opts = append(opts, soapsmtp.WithHostname(c.Hostname))
 		}
@@ -327,7 +331,7 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		})
 		line = fmt.Sprintf("smtp %s maildir %s", l.Addr(), mb.Dir())
 	}
-	r := soapsmtp.NewReceiver(mb, soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log))
+	r := soapsmtp.NewReceiver(mb, soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log), soapsmtp.WithLimits(s.cfg.limits()))
 	s.serveLoop(ctx, &users, "smtp", r, s.handler(c.Handler, "smtp"), c.Concurrency, fail)
 	wg.Go(func() {
 		// Once the server and the receiving loop are done: a last journal
@@ -345,7 +349,7 @@ func (s *server) startFTP(ctx context.Context, wg *sync.WaitGroup, fail func(str
 	if c == nil {
 		return "", nil, nil
 	}
-	p, err := soapftp.NewPoller(s.ftpClient, c.Endpoint, soapftp.WithLogger(s.log.With(slog.String("binding", "ftp"))))
+	p, err := soapftp.NewPoller(s.ftpClient, c.Endpoint, soapftp.WithLogger(s.log.With(slog.String("binding", "ftp"))), soapftp.WithLimits(s.cfg.limits()))
 	if err != nil {
 		return "", nil, fmt.Errorf("ftp.endpoint: %w", err)
 	}
@@ -366,7 +370,7 @@ func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	log := s.log.With(slog.String("binding", "nats"))
 	h := s.handler(c.Handler, "nats")
 	if c.Durable != "" {
-		r, err := soapnats.NewReceiver(ctx, s.nc, c.Subject, c.Durable, soapnats.WithLogger(log))
+		r, err := soapnats.NewReceiver(ctx, s.nc, c.Subject, c.Durable, soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits()))
 		if err != nil {
 			return "", nil, fmt.Errorf("nats: %w", err)
 		}
@@ -377,7 +381,7 @@ func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	if c.Queue != nil {
 		queue = *c.Queue
 	}
-	opts := []soapnats.Option{soapnats.WithQueue(queue), soapnats.WithLogger(log)}
+	opts := []soapnats.Option{soapnats.WithQueue(queue), soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits())}
 	if c.Concurrency > 0 {
 		opts = append(opts, soapnats.WithConcurrency(c.Concurrency))
 	}
