@@ -513,6 +513,19 @@ func (n *interner) str(b []byte) string {
 	return s
 }
 
+// declAttrs appends namespace declarations as encoding/xml's Decoder gives
+// them: xmlns="…" for the default namespace, xmlns:prefix="…" otherwise.
+func (n *interner) declAttrs(attrs []xml.Attr, decls []xmltok.NS) []xml.Attr {
+	for _, d := range decls {
+		if len(d.Prefix) == 0 {
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: n.str(d.URI)})
+		} else {
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: n.str(d.Prefix)}, Value: n.str(d.URI)})
+		}
+	}
+	return attrs
+}
+
 // convert turns a token into encoding/xml's form: names interned, text
 // copied (the tokenizer's buffer moves on).
 func (in *inbound) convert(t *xmltok.Token, scope []xmltok.NS) xml.Token {
@@ -526,14 +539,7 @@ func (in *inbound) convert(t *xmltok.Token, scope []xmltok.NS) xml.Token {
 		if scope != nil {
 			decls = scope
 		}
-		attrs := make([]xml.Attr, 0, len(decls)+len(t.Attr))
-		for _, d := range decls {
-			if len(d.Prefix) == 0 {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: n.str(d.URI)})
-			} else {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: n.str(d.Prefix)}, Value: n.str(d.URI)})
-			}
-		}
+		attrs := n.declAttrs(make([]xml.Attr, 0, len(decls)+len(t.Attr)), decls)
 		for _, a := range t.Attr {
 			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: n.str(a.Name.Space), Local: n.str(a.Name.Local)}, Value: string(a.Value)})
 		}

@@ -385,14 +385,7 @@ func (pt prefixed) Token() (xml.Token, error) {
 		if child {
 			decls = in.r.Scope()
 		}
-		attrs := make([]xml.Attr, 0, len(decls)+len(t.Attr))
-		for _, d := range decls {
-			if len(d.Prefix) == 0 {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Local: "xmlns"}, Value: n.str(d.URI)})
-			} else {
-				attrs = append(attrs, xml.Attr{Name: xml.Name{Space: "xmlns", Local: n.str(d.Prefix)}, Value: n.str(d.URI)})
-			}
-		}
+		attrs := n.declAttrs(make([]xml.Attr, 0, len(decls)+len(t.Attr)), decls)
 		for _, a := range t.Attr {
 			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: n.str(a.Name.Prefix), Local: n.str(a.Name.Local)}, Value: string(a.Value)})
 		}
