@@ -298,11 +298,20 @@ func (s *Reader) decodeValue(b []byte, val, end int) (int, error) {
 }
 
 // textRun returns the offset of the first byte from k on in b that text does
-// not carry as is (class cText), or len(b). It tests eight bytes at a time
-// while it can (see plainWord), then one by one up to the next word.
+// not carry as is (class cText), or len(b). It tests 32, then eight bytes
+// at a time while it can (see plainBits), then one by one up to the next
+// word.
 func textRun(b []byte, k int) int {
 	for k < len(b) {
-		for k+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[k:])) {
+		for len(b)-k >= 32 {
+			w := b[k : k+32 : k+32]
+			if plainBits(binary.LittleEndian.Uint64(w))|plainBits(binary.LittleEndian.Uint64(w[8:]))|
+				plainBits(binary.LittleEndian.Uint64(w[16:]))|plainBits(binary.LittleEndian.Uint64(w[24:])) != 0 {
+				break
+			}
+			k += 32
+		}
+		for len(b)-k >= 8 && plainBits(binary.LittleEndian.Uint64(b[k:])) == 0 {
 			k += 8
 		}
 		end := min(k+8, len(b))
@@ -321,9 +330,14 @@ func textRun(b []byte, k int) int {
 // ']'. The tests may report a word false that is not (a borrow past a
 // matching byte), never true for one that is not: the caller then looks at
 // the bytes one by one.
-func plainWord(x uint64) bool {
+func plainWord(x uint64) bool { return plainBits(x) == 0 }
+
+// plainBits is plainWord's test: 0 for a plain word. A byte is flagged by
+// its high bit in x (non-ASCII), in x-0x20 (below 0x20), or in x^c - 1 for
+// c each of '<', '&' and ']' (equal to c). The subtractions need no "&^ y"
+// (the usual zero-byte test), as the bytes it would clear are non-ASCII,
+// flagged by x anyway; a borrow only flags bytes above one already flagged.
+func plainBits(x uint64) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	zero := func(y uint64) uint64 { return (y - lo) & ^y & hi } // some byte of y is 0
-	bad := x&hi | (x-lo*0x20)&^x&hi | zero(x^(lo*'<')) | zero(x^(lo*'&')) | zero(x^(lo*']'))
-	return bad == 0
+	return (x | (x - lo*0x20) | (x ^ lo*'<' - lo) | (x ^ lo*'&' - lo) | (x ^ lo*']' - lo)) & hi
 }

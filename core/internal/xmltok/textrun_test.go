@@ -29,10 +29,15 @@ func TestPlainWord(t *testing.T) {
 // input drawn mostly from plain bytes.
 func TestTextRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		b := make([]byte, r.IntN(40))
+	for i := range 40000 {
+		// Short runs, and (every other case) runs long enough for the
+		// 32-byte steps, with the odd byte at any offset in them.
+		b, odd := make([]byte, r.IntN(40)), 20
+		if i%2 == 1 {
+			b, odd = make([]byte, r.IntN(160)), 150
+		}
 		for i := range b {
-			if r.IntN(20) == 0 {
+			if r.IntN(odd) == 0 {
 				b[i] = byte(r.IntN(256))
 			} else {
 				b[i] = byte(0x20 + r.IntN(0x60))
