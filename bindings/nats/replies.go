@@ -15,21 +15,23 @@ import (
 // to a wildcard inbox ("_INBOX.<id>.*") for all of them, each request
 // waiting on its own token, as nats.go's Request does. Unlike Request it
 // takes its own lock, not the connection's (which nats.go's flusher holds
-// while it writes to the socket), reuses the channels replies arrive on and
-// the timers of requests whose ctx has no deadline, and needs no context
-// per request. The subscription is made on the first request and ends with
-// the Transport (when it is garbage collected) or the connection.
+// while it writes to the socket), reuses the channels replies arrive on,
+// and needs no context per request. Requests whose ctx has no deadline
+// share one timer (see expiring). The subscription is made on the first
+// request and ends with the Transport (when it is garbage collected) or
+// the connection.
 type replies struct {
-	nc *nats.Conn
+	nc      *nats.Conn
+	timeout time.Duration // for a request whose ctx has no deadline
 
 	mu      sync.Mutex
 	sub     *nats.Subscription // nil before the first request and after it ended
 	prefix  string             // the inbox subscribed to, with a trailing "."
 	next    uint64             // the last token given
 	waiting map[uint64]chan *nats.Msg
+	exp     expiring
 
-	chans  sync.Pool // of chan *nats.Msg, capacity 1, empty
-	timers sync.Pool // of stopped *time.Timer
+	chans sync.Pool // of chan *nats.Msg, capacity 1, empty
 }
 
 // close unsubscribes the inbox: the Transport is gone (garbage collected).
@@ -48,13 +50,14 @@ func (r *replies) close() {
 var errReplySubscriptionEnded = errors.New("nats: the reply subscription ended")
 
 // request publishes msg with a reply subject of its own and waits for the
-// reply until ctx ends or, when ctx has no deadline, for timeout. A
-// request nothing subscribes to returns nats.ErrNoResponders as soon as
-// the server says so; no reply in time returns ctx's error or
+// reply until ctx ends or, when ctx has no deadline, for r.timeout (see
+// expiring). A request nothing subscribes to returns nats.ErrNoResponders
+// as soon as the server says so; no reply in time returns ctx's error or
 // context.DeadlineExceeded; the connection closing returns
 // nats.ErrConnectionClosed.
-func (r *replies) request(ctx context.Context, msg *nats.Msg, timeout time.Duration) (*nats.Msg, error) {
+func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error) {
 	ch := r.getChan()
+	_, hasDeadline := ctx.Deadline()
 	r.mu.Lock()
 	if r.sub == nil {
 		if err := r.subscribe(); err != nil {
@@ -66,6 +69,9 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg, timeout time.Durat
 	r.next++
 	token := r.next
 	r.waiting[token] = ch
+	if !hasDeadline {
+		r.exp.add(r, token)
+	}
 	var b [64]byte
 	msg.Reply = string(strconv.AppendUint(append(b[:0], r.prefix...), token, 36)) // one allocation
 	r.mu.Unlock()
@@ -75,25 +81,17 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg, timeout time.Durat
 		return nil, err
 	}
 
-	var expired <-chan time.Time
-	if _, ok := ctx.Deadline(); !ok {
-		t := r.timer(timeout)
-		defer r.timers.Put(t)
-		defer t.Stop()
-		expired = t.C
-	}
 	var resp *nats.Msg
 	select {
 	case resp = <-ch:
 	case <-ctx.Done():
 		r.forget(token, ch)
 		return nil, ctx.Err()
-	case <-expired:
-		r.forget(token, ch)
-		return nil, context.DeadlineExceeded
 	}
 	r.chans.Put(ch)
 	switch {
+	case resp == expired:
+		return nil, context.DeadlineExceeded
 	case resp == nil && r.nc.IsClosed():
 		return nil, nats.ErrConnectionClosed
 	case resp == nil:
@@ -136,6 +134,7 @@ func (r *replies) deliver(m *nats.Msg) {
 		return
 	}
 	delete(r.waiting, token)
+	r.exp.settled(r)
 	r.mu.Unlock()
 	ch <- m // one send per token, into an empty channel of capacity 1
 }
@@ -153,6 +152,7 @@ func (r *replies) ended(sub *nats.Subscription) {
 		delete(r.waiting, token)
 		ch <- nil
 	}
+	r.exp.stop()
 }
 
 // forget gives up waiting for token. When deliver or ended has already
@@ -162,6 +162,7 @@ func (r *replies) forget(token uint64, ch chan *nats.Msg) {
 	r.mu.Lock()
 	_, waiting := r.waiting[token]
 	delete(r.waiting, token)
+	r.exp.settled(r)
 	r.mu.Unlock()
 	if !waiting {
 		<-ch
@@ -174,12 +175,4 @@ func (r *replies) getChan() chan *nats.Msg {
 		return ch
 	}
 	return make(chan *nats.Msg, 1)
-}
-
-func (r *replies) timer(d time.Duration) *time.Timer {
-	if t, ok := r.timers.Get().(*time.Timer); ok {
-		t.Reset(d)
-		return t
-	}
-	return time.NewTimer(d)
 }

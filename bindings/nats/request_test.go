@@ -162,6 +162,57 @@ func TestDefaultTimeout(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
+// TestDefaultTimeoutPerRequest: requests without a deadline share one
+// timer (in the order made), yet each gets its own WithTimeout: one made
+// later than a stuck one does not expire with it, and requests answered
+// meanwhile, behind the stuck one, are not held up.
+func TestDefaultTimeoutPerRequest(t *testing.T) {
+	const timeout = 400 * time.Millisecond
+	s := startServer(t)
+	subscribe(t, connect(t, s), "svc.some", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		text, err := bodyText(m)
+		if err != nil {
+			return nil, err
+		}
+		if text == "stuck" {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return m.Reply(core.RawBody(body("echo", text))), nil
+	}), soapnats.WithConcurrency(64))
+	tr := soapnats.NewTransport(connect(t, s), "svc.some", soapnats.WithTimeout(timeout))
+	stuck := func(took chan<- time.Duration) {
+		start := time.Now()
+		_, err := tr.RoundTrip(context.Background(), core.NewMessage(core.V11, core.RawBody(body("ping", "stuck"))))
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("a stuck request: %v, want a timeout", err)
+		}
+		took <- time.Since(start)
+	}
+	first, second := make(chan time.Duration, 1), make(chan time.Duration, 1)
+	go stuck(first)
+	time.Sleep(timeout / 2)
+	go stuck(second)
+	for i := range 500 { // behind both, answered
+		want := "fast" + strconv.Itoa(i)
+		reply, err := tr.RoundTrip(context.Background(), core.NewMessage(core.V11, core.RawBody(body("echo", want))))
+		require.NoError(t, err)
+		got, err := bodyText(reply)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	for i, ch := range []chan time.Duration{first, second} {
+		select {
+		case took := <-ch:
+			// A timer never fires early: had the second expired with the
+			// first, it would have waited about half the timeout.
+			assert.GreaterOrEqual(t, took, timeout, "stuck request %d", i)
+		case <-time.After(20 * timeout):
+			t.Fatalf("stuck request %d never timed out", i)
+		}
+	}
+}
+
 // TestOneWayPublish: Send publishes without a reply subject; the handler
 // runs, and a reply it returns is dropped with a log line.
 func TestOneWayPublish(t *testing.T) {

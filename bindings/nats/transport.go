@@ -40,7 +40,8 @@ var (
 // replies), WithLogger. It panics if to is not a valid destination (a
 // setup error).
 func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
-	t := &Transport{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}, replies: &replies{nc: nc}}
+	o := newOptions(opts)
+	t := &Transport{nc: nc, o: o, max: payloadLimit{nc: nc}, replies: &replies{nc: nc, timeout: o.timeout}}
 	// The reply inbox subscription lives as long as the Transport.
 	runtime.AddCleanup(t, (*replies).close, t.replies)
 	if to != "" {
@@ -104,7 +105,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		t.outs.put(o)
 		return nil, err
 	}
-	resp, err := t.replies.request(ctx, out, t.o.timeout)
+	resp, err := t.replies.request(ctx, out)
 	runtime.KeepAlive(t) // its inbox stays subscribed until the reply is in
 	t.outs.put(o)
 	switch {
