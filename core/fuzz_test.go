@@ -32,6 +32,7 @@ func FuzzReadEnvelope(f *testing.F) {
 		if len(in) > fuzzMaxInput {
 			return
 		}
+		sameFromBytes(t, in, core.Limits{})
 		m, err := core.ReadMessage(bytes.NewReader(in), core.Limits{})
 		if err != nil {
 			if core.FaultOf(err).Code != core.CodeSender && core.FaultOf(err).Code != core.CodeVersionMismatch {
@@ -44,4 +45,30 @@ func FuzzReadEnvelope(f *testing.F) {
 		}
 		checkRoundTrip(t, in, core.Limits{}, core.WriteOptions{})
 	})
+}
+
+// sameFromBytes checks that ReadMessageBytes reads in as ReadMessage does
+// (the same fault, or the same envelope written out), and leaves in as it
+// was.
+func sameFromBytes(t *testing.T, in []byte, lim core.Limits) {
+	t.Helper()
+	orig := bytes.Clone(in)
+	write := func(m *core.Message, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		var b bytes.Buffer
+		if _, err := m.Write(&b, core.WriteOptions{}); err != nil {
+			return "write error: " + err.Error()
+		}
+		return b.String()
+	}
+	want := write(core.ReadMessage(bytes.NewReader(in), lim))
+	got := write(core.ReadMessageBytes(in, lim))
+	if got != want {
+		t.Fatalf("ReadMessageBytes gave\n%s\nReadMessage gave\n%s", got, want)
+	}
+	if !bytes.Equal(in, orig) {
+		t.Fatalf("ReadMessageBytes changed its input:\n%q\nwas\n%q", in, orig)
+	}
 }

@@ -39,6 +39,23 @@ func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	return st.message()
+}
+
+// ReadMessageBytes is ReadMessage reading the envelope in data, as bindings
+// that receive a whole message in memory have it. data is not modified;
+// the body is read from it when consumed, so data must not change until
+// then.
+func ReadMessageBytes(data []byte, lim Limits) (*Message, error) {
+	st, err := readEnvelopeBytes(data, lim)
+	if err != nil {
+		return nil, err
+	}
+	return st.message()
+}
+
+// message is the Message of st, with its WS-Addressing headers taken.
+func (st *readState) message() (*Message, error) {
 	m := &st.msg
 	m.Envelope = &st.env
 	if err := m.takeAddressing(); err != nil {

@@ -88,7 +88,18 @@ type readStateH struct {
 // readEnvelope reads an envelope from r into a readState of its own.
 func readEnvelope(r io.Reader, lim Limits) (*readState, error) {
 	lim = lim.resolved()
-	p := newParser(xmltok.NewReader(r, lim.tokenizer()), lim)
+	return readEnvelopeFrom(xmltok.NewReader(r, lim.tokenizer()), lim)
+}
+
+// readEnvelopeBytes reads the envelope in data into a readState of its own.
+func readEnvelopeBytes(data []byte, lim Limits) (*readState, error) {
+	lim = lim.resolved()
+	return readEnvelopeFrom(xmltok.NewReaderBytes(data, lim.tokenizer()), lim)
+}
+
+// readEnvelopeFrom reads an envelope from r (lim resolved).
+func readEnvelopeFrom(r *xmltok.Reader, lim Limits) (*readState, error) {
+	p := newParser(r, lim)
 	st, err := p.envelope()
 	if err != nil {
 		switch {

@@ -192,7 +192,7 @@ func (h *Handler) record(ctx context.Context, m *core.Message, conv string, r *r
 		_, err := r.reply.WriteTo(&buf)
 		var reread *core.Message
 		if err == nil {
-			reread, err = core.ReadMessage(bytes.NewReader(buf.Bytes()), core.Unlimited())
+			reread, err = core.ReadMessageBytes(buf.Bytes(), core.Unlimited())
 		}
 		if err != nil {
 			// the handler's reply cannot be written: a Receiver fault,
@@ -233,7 +233,7 @@ func (h *Handler) replay(ctx context.Context, m *core.Message, o *Outcome) (*cor
 	if o.Reply == nil {
 		return nil, nil
 	}
-	reply, err := core.ReadMessage(bytes.NewReader(o.Reply), core.Unlimited())
+	reply, err := core.ReadMessageBytes(o.Reply, core.Unlimited())
 	if err != nil {
 		h.o.log.ErrorContext(ctx, "document: recorded reply unreadable", slog.String("id", m.ID), slog.Any("err", err))
 		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})

@@ -1,7 +1,6 @@
 package nats
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/nats-io/nats.go"
@@ -28,7 +27,7 @@ const (
 // so the fault can answer it.
 func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.Message, *core.Fault) {
 	w, hf := readHeaders(h)
-	m, err := core.ReadMessage(bytes.NewReader(data), lim)
+	m, err := core.ReadMessageBytes(data, lim)
 	if err != nil {
 		f := core.FaultOf(err)
 		if f.Version == 0 {

@@ -194,7 +194,7 @@ func (p *Pipe) requeue(it *pipeItem) {
 // read reads a queued envelope, taking the Action from beside it when the
 // envelope does not say.
 func read(data []byte, action string, lim core.Limits) (*core.Message, error) {
-	m, err := core.ReadMessage(bytes.NewReader(data), lim)
+	m, err := core.ReadMessageBytes(data, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func (p *plainClient) readMessage(file string) (*core.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return core.ReadMessage(bytes.NewReader(data), core.Limits{})
+	return core.ReadMessageBytes(data, core.Limits{})
 }
 
 // uuidName matches the name of a file stored for a message with a

@@ -28,8 +28,9 @@ type Reader struct {
 	ns       []NS // bindings in scope, innermost last
 	attrs    []Attr
 	raw      []rawAttr
-	scope    []NS // Scope's result
-	pooled   bool // from readBufs (NewReader), to go back there (Release)
+	scope    []NS         // Scope's result
+	pooled   bool         // from readBufs (NewReader), to go back there (Release)
+	in       bytes.Reader // the input of NewReaderBytes
 	// Aux is the caller's own state kept with the Reader: it survives
 	// Release and comes back with the Reader from a later NewReader (the
 	// core keeps its envelope parser here). The Reader never touches it.
@@ -77,6 +78,17 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 	return s
 }
 
+// NewReaderBytes is NewReader reading b, through a reader of b the Reader
+// holds (none to allocate). b is not modified, but must not change while
+// the Reader reads it.
+func NewReaderBytes(b []byte, lim Limits) *Reader {
+	s := readBufs.Get().(*Reader)
+	s.in.Reset(b)
+	s.reset(&s.in, lim)
+	s.pooled = true
+	return s
+}
+
 // reset makes s read r within lim, keeping its buffers. It writes only the
 // fields that change (a pointer written while the garbage collector marks
 // costs a write barrier, and this runs twice per document).
@@ -120,6 +132,7 @@ func (s *Reader) Release() {
 		return // grown by an unusual document: let it go
 	}
 	s.reset(nil, Limits{}) // drop the input and the error
+	s.in.Reset(nil)        // nor keep NewReaderBytes's input
 	if t := &s.tok; t.Name.Space != nil || t.Name.Prefix != nil || t.Name.Local != nil || t.Attr != nil || t.NS != nil || t.Text != nil {
 		*t = Token{}
 	}

@@ -49,7 +49,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	case kindNoReply:
 		return nil, nil
 	case kindReply:
-		reply, err := core.ReadMessage(bytes.NewReader(payload), t.o.limits)
+		reply, err := core.ReadMessageBytes(payload, t.o.limits)
 		if err != nil {
 			return nil, fmt.Errorf("unixsock: round trip: reply: %w", err)
 		}
