@@ -82,11 +82,15 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error)
 	}
 
 	var resp *nats.Msg
-	select {
-	case resp = <-ch:
-	case <-ctx.Done():
-		r.forget(token, ch)
-		return nil, ctx.Err()
+	if done := ctx.Done(); done == nil {
+		resp = <-ch // a ctx that never ends (Background): no select
+	} else {
+		select {
+		case resp = <-ch:
+		case <-done:
+			r.forget(token, ch)
+			return nil, ctx.Err()
+		}
 	}
 	r.chans.Put(ch)
 	switch {
