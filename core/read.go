@@ -153,6 +153,9 @@ type parser struct {
 	// with the body's (see names)
 	nbuf []byte
 	nlen []int
+	// the strings names made last (see intern)
+	interned [4]string
+	internAt uint8
 	// the declarations ancestors rendered last (see sameAncestors), and
 	// where their rendering ends in blocks.buf
 	ancKey []byte
@@ -529,7 +532,7 @@ func (p *parser) names(blocks []HeaderBlock, n *xmltok.Name) xml.Name {
 	if len(p.nbuf) == 0 {
 		return body
 	}
-	all := string(p.nbuf)
+	all := p.intern(p.nbuf)
 	if n != nil {
 		body = xml.Name{Space: all[at : at+len(n.Space)], Local: all[at+len(n.Space):]}
 	}
@@ -548,6 +551,27 @@ func (p *parser) names(blocks []HeaderBlock, n *xmltok.Name) xml.Name {
 	}
 	return body
 }
+
+// intern returns b as a string: one of the last few it made when equal to
+// b (a service's messages name the same operations and header blocks over
+// and over), else a new one, kept in place of the oldest. Names longer
+// than internMax are not kept.
+func (p *parser) intern(b []byte) string {
+	for _, s := range p.interned {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := string(b)
+	if len(s) <= internMax {
+		p.interned[p.internAt%uint8(len(p.interned))] = s
+		p.internAt++
+	}
+	return s
+}
+
+// internMax is the longest string intern keeps.
+const internMax = 256
 
 // encodingStyleOf returns the value of the encodingStyle attribute of the
 // envelope's namespace ns on the start tag t, if it has one (a copy, or the
