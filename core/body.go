@@ -236,7 +236,6 @@ func (b Body) WriteTo(w io.Writer) (int64, error) {
 	return x.n, err
 }
 
-// Discard reads the rest of an inbound body, checking it, and drops it.
 // Err returns the error reading the Body met, if any: a malformed
 // envelope, a bound crossed, the transport failing. It stays nil for an
 // outbound body and for one read whole or not (yet) read. A handler that
@@ -249,6 +248,10 @@ func (b Body) Err() error {
 	return b.src.in.err
 }
 
+// Discard reads the rest of an inbound body, checking it, and drops it:
+// the tokenizer goes back to its pool (a body never read to its end keeps
+// it until the message is garbage). It returns the error reading met, nil
+// for an outbound body or one already read to its end.
 func (b Body) Discard() error {
 	if b.src == nil || b.src.in == nil {
 		return nil
