@@ -213,6 +213,35 @@ func TestDefaultTimeoutPerRequest(t *testing.T) {
 	}
 }
 
+// TestUnreadBodyRecycled: the rest of a request body the handler did not
+// read is read once the reply is sent (so its tokenizer is reused): a
+// malformed rest shows in the Debug log, after the reply, which stands. A
+// one-way message's body is left alone.
+func TestUnreadBodyRecycled(t *testing.T) {
+	s := startServer(t)
+	log, lines := newLogs()
+	subscribe(t, connect(t, s), "svc.unread", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return m.Reply(core.RawBody(body("ok", m.Body().Name().Local))), nil
+	}), soapnats.WithLogger(log))
+	tr := soapnats.NewTransport(connect(t, s), "svc.unread")
+	// the body's first child is whole; a later one is not
+	req := core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))
+	reply, err := tr.RoundTrip(testCtx(t), req)
+	require.NoError(t, err)
+	got, err := bodyText(reply)
+	require.NoError(t, err)
+	assert.Equal(t, "first", got)
+	require.Eventually(t, func() bool {
+		return strings.Contains(lines.String(), "did not read after its reply")
+	}, 5*time.Second, 10*time.Millisecond, "the unread rest was read: %s", lines.String())
+
+	n := strings.Count(lines.String(), "did not read after its reply")
+	require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))))
+	// the handler's reply to a one-way message is logged and dropped; its body is not read
+	require.Eventually(t, func() bool { return strings.Contains(lines.String(), "one-way") || strings.Contains(lines.String(), "dropped") }, 5*time.Second, 10*time.Millisecond, lines.String())
+	assert.Equal(t, n, strings.Count(lines.String(), "did not read after its reply"), "a one-way message's body is left alone")
+}
+
 // TestOneWayPublish: Send publishes without a reply subject; the handler
 // runs, and a reply it returns is dropped with a log line.
 func TestOneWayPublish(t *testing.T) {
