@@ -88,6 +88,9 @@ func (t *Transport) target(a Address) string {
 //   - no reply in time: an error with ctx's error in its chain
 //     (context.DeadlineExceeded or context.Canceled);
 //   - a message over the server's max payload: ErrTooLarge, not sent.
+//
+// Read a reply's body to its end, or Discard it, when done: until then it
+// holds a pooled tokenizer, which otherwise becomes garbage with it.
 func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
 	a, err := t.dest(m)
 	if err != nil {
