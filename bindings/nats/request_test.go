@@ -238,7 +238,9 @@ func TestUnreadBodyRecycled(t *testing.T) {
 	n := strings.Count(lines.String(), "did not read after its reply")
 	require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))))
 	// the handler's reply to a one-way message is logged and dropped; its body is not read
-	require.Eventually(t, func() bool { return strings.Contains(lines.String(), "one-way") || strings.Contains(lines.String(), "dropped") }, 5*time.Second, 10*time.Millisecond, lines.String())
+	require.Eventually(t, func() bool {
+		return strings.Contains(lines.String(), "one-way") || strings.Contains(lines.String(), "dropped")
+	}, 5*time.Second, 10*time.Millisecond, lines.String())
 	assert.Equal(t, n, strings.Count(lines.String(), "did not read after its reply"), "a one-way message's body is left alone")
 }
 
