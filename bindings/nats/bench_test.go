@@ -107,20 +107,8 @@ func requestReplyPairs(b *testing.B) []rrPair {
 	}
 
 	rawReq, rawReply := wireBytes(b)
-	rawSrv := connect(b, s)
-	sub, err := rawSrv.QueueSubscribe("bench.raw", "raw", func(msg *nats.Msg) {
-		if err := msg.Respond(rawReply); err != nil {
-			b.Error(err)
-		}
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { sub.Unsubscribe() })
-	if err := rawSrv.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	rawCli := connect(b, s)
+	rawSrv, rawCli := connect(b, s), connect(b, s)
+	respond(b, rawSrv, "bench.raw", func(msg *nats.Msg) error { return msg.Respond(rawReply) })
 	raw := func(ctx context.Context) error {
 		resp, err := rawCli.RequestWithContext(ctx, "bench.raw", rawReq)
 		if err != nil {
@@ -136,18 +124,9 @@ func requestReplyPairs(b *testing.B) []rrPair {
 	// message: what the protocol's headers cost nats.go and the server,
 	// apart from soapwire's own work.
 	hReq, hReply := wireMsgs(b)
-	hSub, err := rawSrv.QueueSubscribe("bench.rawh", "raw", func(msg *nats.Msg) {
-		if err := msg.RespondMsg(&nats.Msg{Header: hReply.Header, Data: hReply.Data}); err != nil {
-			b.Error(err)
-		}
+	respond(b, rawSrv, "bench.rawh", func(msg *nats.Msg) error {
+		return msg.RespondMsg(&nats.Msg{Header: hReply.Header, Data: hReply.Data})
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { hSub.Unsubscribe() })
-	if err := rawSrv.Flush(); err != nil {
-		b.Fatal(err)
-	}
 	rawHeaders := func(ctx context.Context) error {
 		resp, err := rawCli.RequestMsgWithContext(ctx, &nats.Msg{Subject: "bench.rawh", Header: hReq.Header, Data: hReq.Data})
 		if err != nil {
@@ -159,6 +138,23 @@ func requestReplyPairs(b *testing.B) []rrPair {
 		return nil
 	}
 	return []rrPair{{"soapwire", soap}, {"raw-nats", raw}, {"raw-nats-headers", rawHeaders}}
+}
+
+// respond answers requests on subject, in a queue group, with answer, and
+// returns once the server knows the subscription.
+func respond(b *testing.B, nc *nats.Conn, subject string, answer func(*nats.Msg) error) {
+	sub, err := nc.QueueSubscribe(subject, "raw", func(msg *nats.Msg) {
+		if err := answer(msg); err != nil {
+			b.Error(err)
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sub.Unsubscribe() })
+	if err := nc.Flush(); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkRequestReply compares a 1 KiB SOAP request-reply through
