@@ -251,6 +251,28 @@ func TestDocumentSurvivesConsumerRestart(t *testing.T) {
 	nothing(t, r2, 300*time.Millisecond)
 }
 
+// TestAckRecyclesUnreadBody: once a delivery is acknowledged, the rest of
+// a body not read is read (so its tokenizer is reused): a malformed rest
+// shows in the Debug log, and the Ack stands.
+func TestAckRecyclesUnreadBody(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	createStream(t, nc, "DOCS", false, "docs.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	pub, err := soapnats.NewPublisher(nc, "nats:docs.in?stream=DOCS")
+	require.NoError(t, err)
+	m := core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))
+	require.NoError(t, pub.Send(testCtx(t), m))
+	log, lines := newLogs()
+	r := newReceiver(t, connect(t, s), "nats:docs.in", "reader", soapnats.WithLogger(log))
+	d := receive(t, r)
+	assert.Equal(t, "first", d.Message().Body().Name().Local)
+	assert.NotContains(t, lines.String(), "did not read after its ack")
+	require.NoError(t, d.Ack(testCtx(t)))
+	assert.Contains(t, lines.String(), "did not read after its ack")
+	nothing(t, r, 300*time.Millisecond)
+}
+
 // TestDocumentSurvivesServerRestart: file storage keeps the stream, its
 // documents and the durable consumer across a restart of the embedded
 // server on the same folder and port; a connection reconnects by itself.

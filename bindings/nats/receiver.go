@@ -350,7 +350,9 @@ type delivery struct {
 func (d *delivery) Message() *core.Message { return d.m }
 
 // Ack tells the server the message was processed and waits for its
-// confirmation (until ctx ends).
+// confirmation (until ctx ends). The message is then done with: the rest of
+// a body not read is read and dropped (up to 64 KiB), so its tokenizer is
+// reused (see Subscription.recycle).
 func (d *delivery) Ack(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -365,6 +367,11 @@ func (d *delivery) Ack(ctx context.Context) error {
 	}
 	d.state = 1
 	d.r.settled(d)
+	if len(d.msg.Data()) <= recycleBytes {
+		if err := d.m.Body().Discard(); err != nil {
+			d.r.o.log.DebugContext(ctx, "soap: the rest of a message's body did not read after its ack", slog.String("stream", d.md.Stream), slog.Uint64("seq", d.md.Sequence.Stream), slog.Any("err", err))
+		}
+	}
 	return nil
 }
 
