@@ -147,6 +147,7 @@ var accepted = []readCase{
 	{name: "comments everywhere", in: `<s:Envelope xmlns:s="{ns}"><!--1--><s:Header><!--2--><h:a xmlns:h="urn:h"><!--3--></h:a></s:Header><!--4--><s:Body><!--5-->` + reqBody + `<!--6--></s:Body><!--7--></s:Envelope>`},
 	{name: "empty Header and Body", in: `<s:Envelope xmlns:s="{ns}"><s:Header/><s:Body/></s:Envelope>`},
 	{name: "CDATA", in: wrap("", `<a xmlns="urn:a"><![CDATA[<not markup> & ]]></a>`)},
+	{name: "CDATA ending in ] before text with >", in: wrap("", `<a xmlns="urn:a"><![CDATA[]]]>]></a>`)}, // written out, "]" + "]>" must not make "]]>"
 	{name: "default namespace envelope", in: `<Envelope xmlns="{ns}"><Header><h:a xmlns:h="urn:h"/></Header><Body><b xmlns="urn:b"/></Body></Envelope>`},
 	{name: "mustUnderstand 0 and 1", in: wrap(`<h:a xmlns:h="urn:h" s:mustUnderstand="1"/><h:b xmlns:h="urn:h" s:mustUnderstand="0"/>`, "")},
 	{name: "mustUnderstand with spaces", in: wrap(`<h:a xmlns:h="urn:h" s:mustUnderstand=" 1 "/>`, "")},

@@ -328,10 +328,13 @@ func rawRebuild(in []byte, chunk int) ([]byte, error) {
 				out = append(out, "</"+qname(t.Name)+">"...)
 			}
 		case xmltok.CharData:
-			if raw != nil {
-				if !bytes.Equal(raw, t.Text) {
-					return nil, fmt.Errorf("raw text %q holds %q", raw, t.Text)
-				}
+			if raw != nil && !bytes.Equal(raw, t.Text) {
+				return nil, fmt.Errorf("raw text %q holds %q", raw, t.Text)
+			}
+			// Raw text with a '>' is escaped, as the core writes it: after
+			// text that ends in "]]" (a CDATA section's, say) it would
+			// make "]]>".
+			if raw != nil && bytes.IndexByte(raw, '>') < 0 {
 				out = append(out, raw...)
 			} else {
 				out = append(out, esc(t.Text)...)

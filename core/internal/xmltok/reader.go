@@ -310,6 +310,9 @@ func (s *Reader) Next() (*Token, error) {
 // normalized (only a lone CR, turned into LF in place, which is the same
 // text). Otherwise it returns nil. The bytes are well-formed XML as checked;
 // they are valid until the next call to Next and must not be modified.
+// Text holding a '>' is well-formed where it stands but not after any text:
+// written after text that ends in "]]" (a CDATA section's) it makes "]]>",
+// so a writer escapes it instead (as the core's does).
 func (s *Reader) Raw() []byte {
 	if !s.rawOK {
 		return nil
