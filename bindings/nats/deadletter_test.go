@@ -48,10 +48,7 @@ func serveReceiver(t testing.TB, r core.Receiver, h core.Handler, opts ...core.S
 // times, and then it is published with its fault to the dead-letter subject
 // and terminated: it leaves the consumer and is never dropped.
 func TestFailingHandlerDeadLetters(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	log, lines := newLogs()
 	r := newReceiver(t, connect(t, s), "nats:orders.new", "billing",
 		soapnats.WithMaxDeliveries(3), soapnats.WithBackoff(20*time.Millisecond, 50*time.Millisecond), soapnats.WithLogger(log))
@@ -134,10 +131,7 @@ func TestNackRedeliversThenDeadLetters(t *testing.T) {
 // right: it is dead-lettered at once with the Sender fault that refuses it,
 // and Receive goes on to the next message.
 func TestRefusedOnArrivalDeadLetters(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	log, lines := newLogs()
 	r := newReceiver(t, connect(t, s), "nats:orders.new", "strict", soapnats.WithLogger(log))
 	js := jsMsg(t, nc)
@@ -187,10 +181,7 @@ func TestRefusedOnArrivalDeadLetters(t *testing.T) {
 // never settled; after WithMaxDeliveries deliveries the next Receiver
 // dead-letters it on arrival instead of handing it out again.
 func TestCrashLoopDeadLetters(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	opts := []soapnats.Option{soapnats.WithMaxDeliveries(1), soapnats.WithAckWait(500 * time.Millisecond)}
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
@@ -218,10 +209,7 @@ func TestCrashLoopDeadLetters(t *testing.T) {
 // message comes back, to be parked, with its fault, once the dead-letter
 // stream is there.
 func TestDeadLetterFailureKeepsMessage(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	r := newReceiver(t, connect(t, s), "nats:orders.new", "careful",
 		soapnats.WithMaxDeliveries(1), soapnats.WithBackoff(10*time.Millisecond, 10*time.Millisecond))
 	require.NoError(t, jsMsg(t, nc).DeleteStream(testCtx(t), "DEAD"))

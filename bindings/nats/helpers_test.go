@@ -138,6 +138,18 @@ func newLogs() (*slog.Logger, *logs) {
 	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug})), l
 }
 
+// ordersServer starts an embedded server with two memory streams, ORDERS
+// ("orders.>") and DEAD (the default dead-letter subjects), and returns it
+// with a connection to it.
+func ordersServer(t testing.TB) (*soapnats.Server, *nats.Conn) {
+	t.Helper()
+	s := startServer(t)
+	nc := connect(t, s)
+	createStream(t, nc, "ORDERS", false, "orders.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	return s, nc
+}
+
 // createStream creates a stream with the given subjects (memory storage
 // unless file is set).
 func createStream(t testing.TB, nc *nats.Conn, name string, file bool, subjects ...string) jetstream.Stream {

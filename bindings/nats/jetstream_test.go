@@ -173,10 +173,7 @@ func TestJetStreamRefusals(t *testing.T) {
 }
 
 func TestReceiverSetupRefusals(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	_, nc := ordersServer(t)
 	tests := []struct {
 		name, addr, durable string
 		opts                []soapnats.Option
@@ -255,16 +252,13 @@ func TestDocumentSurvivesConsumerRestart(t *testing.T) {
 // a body not read is read (so its tokenizer is reused): a malformed rest
 // shows in the Debug log, and the Ack stands.
 func TestAckRecyclesUnreadBody(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "DOCS", false, "docs.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
-	pub, err := soapnats.NewPublisher(nc, "nats:docs.in?stream=DOCS")
+	s, nc := ordersServer(t)
+	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
 	m := core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))
 	require.NoError(t, pub.Send(testCtx(t), m))
 	log, lines := newLogs()
-	r := newReceiver(t, connect(t, s), "nats:docs.in", "reader", soapnats.WithLogger(log))
+	r := newReceiver(t, connect(t, s), "nats:orders.new", "reader", soapnats.WithLogger(log))
 	d := receive(t, r)
 	assert.Equal(t, "first", d.Message().Body().Name().Local)
 	assert.NotContains(t, lines.String(), "did not read after its ack")
@@ -325,10 +319,7 @@ func TestDocumentSurvivesServerRestart(t *testing.T) {
 // for a Receive on the Receiver the server gave it to. Either Receiver may
 // be given the message (whichever pull request the server serves first).
 func TestSlowHandlerKeepsItsMessage(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
 	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
@@ -347,10 +338,7 @@ func TestSlowHandlerKeepsItsMessage(t *testing.T) {
 // nobody calls Receive on for a while (three AckWaits) is not redelivered
 // to another Receiver of the durable consumer, and is then received once.
 func TestWaitingMessageKeptInProgress(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
 	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
@@ -417,10 +405,7 @@ func jsMsg(t testing.TB, nc *nats.Conn) jetstream.JetStream {
 // returned when it was closed go to its successor, each delivered at most
 // once more, so a restart does not eat into WithMaxDeliveries.
 func TestCloseGivesBackPrefetched(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
 	const n = 20
@@ -453,10 +438,7 @@ func TestCloseGivesBackPrefetched(t *testing.T) {
 // TestReceiverConnectionClosed: when its connection is closed, a Receiver
 // stops: Receive returns core.ErrClosed, and Close returns at once.
 func TestReceiverConnectionClosed(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, _ := ordersServer(t)
 	rc, err := s.Connect()
 	require.NoError(t, err)
 	r, err := soapnats.NewReceiver(testCtx(t), rc, "nats:orders.>", "gone")

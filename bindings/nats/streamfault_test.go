@@ -24,10 +24,7 @@ import (
 // dead-lettered with that fault, the payload kept as it was, and both
 // steps logged. Nothing is lost, and the handler ran once per delivery.
 func TestBodyFaultWhileStreaming(t *testing.T) {
-	s := startServer(t)
-	nc := connect(t, s)
-	createStream(t, nc, "ORDERS", false, "orders.>")
-	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	s, nc := ordersServer(t)
 	log, lines := newLogs()
 	r := newReceiver(t, connect(t, s), "nats:orders.new", "streamer",
 		soapnats.WithMaxDeliveries(2), soapnats.WithBackoff(10*time.Millisecond, 20*time.Millisecond), soapnats.WithLogger(log))
