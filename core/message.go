@@ -35,7 +35,7 @@ func NewMessage(v Version, body Body) *Message {
 // ReadMessage reads an envelope (see ReadEnvelope) and moves its
 // WS-Addressing 1.0 headers into the Message fields.
 func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
-	st, err := readEnvelope(r, lim)
+	st, err := readWith(streamParser(r, lim))
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
 // the body is read from it when consumed, so data must not change until
 // then.
 func ReadMessageBytes(data []byte, lim Limits) (*Message, error) {
-	st, err := readEnvelopeBytes(data, lim)
+	st, err := readWith(bytesParser(data, lim))
 	if err != nil {
 		return nil, err
 	}

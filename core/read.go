@@ -87,19 +87,28 @@ type readStateH struct {
 
 // readEnvelope reads an envelope from r into a readState of its own.
 func readEnvelope(r io.Reader, lim Limits) (*readState, error) {
-	lim = lim.resolved()
-	return readEnvelopeFrom(xmltok.NewReader(r, lim.tokenizer()), lim)
+	return readWith(streamParser(r, lim))
 }
 
-// readEnvelopeBytes reads the envelope in data into a readState of its own.
-func readEnvelopeBytes(data []byte, lim Limits) (*readState, error) {
+// streamParser and bytesParser return a parser for an envelope read from r
+// or held in data. They are not inlined, so that the Limits they resolve
+// take no room on the stack of the reading, the deepest a message's
+// handling goes.
+//
+//go:noinline
+func streamParser(r io.Reader, lim Limits) *parser {
 	lim = lim.resolved()
-	return readEnvelopeFrom(xmltok.NewReaderBytes(data, lim.tokenizer()), lim)
+	return newParser(xmltok.NewReader(r, lim.tokenizer()), lim)
 }
 
-// readEnvelopeFrom reads an envelope from r (lim resolved).
-func readEnvelopeFrom(r *xmltok.Reader, lim Limits) (*readState, error) {
-	p := newParser(r, lim)
+//go:noinline
+func bytesParser(data []byte, lim Limits) *parser {
+	lim = lim.resolved()
+	return newParser(xmltok.NewReaderBytes(data, lim.tokenizer()), lim)
+}
+
+// readWith reads an envelope with p, a parser from newParser.
+func readWith(p *parser) (*readState, error) {
 	st, err := p.envelope()
 	if err != nil {
 		switch {
@@ -250,12 +259,10 @@ func (p *parser) envelope() (*readState, error) {
 		return nil, notAnEnvelope(err)
 	}
 	if string(t.Name.Local) != "Envelope" {
-		f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
-		f.Cause = ErrNotEnvelope
-		return nil, f
+		return nil, p.notEnvelope(t)
 	}
 	if p.v = versionOf(t.Name.Space); p.v == 0 {
-		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
+		return nil, versionMismatch(t.Name.Space)
 	}
 	ns := p.v.Namespace()
 	enc, encSet := encodingStyleOf(t, ns)
@@ -265,13 +272,7 @@ func (p *parser) envelope() (*readState, error) {
 	}
 	var st *readState
 	if t.Kind == xmltok.StartElement && t.Name.Is(ns, "Header") {
-		h := new(readStateH)
-		st = &h.readState
-		p.attach(st)
-		if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
-			return st, err
-		}
-		if t, err = p.structural("Envelope"); err != nil {
+		if st, t, err = p.headerState(); err != nil {
 			return st, err
 		}
 	} else {
@@ -280,13 +281,8 @@ func (p *parser) envelope() (*readState, error) {
 	}
 	env := &st.env
 	env.Version = p.v
-	switch {
-	case t.Kind == xmltok.EndElement:
-		return st, p.sender("the Envelope has no Body")
-	case t.Name.Is(ns, "Header"):
-		return st, p.sender("a second Header")
-	case !t.Name.Is(ns, "Body"):
-		return st, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
+	if t.Kind == xmltok.EndElement || !t.Name.Is(ns, "Body") {
+		return st, p.notBody(t)
 	}
 	if e, ok := encodingStyleOf(t, ns); ok { // the Body's own wins
 		enc, encSet = e, true
@@ -299,18 +295,71 @@ func (p *parser) envelope() (*readState, error) {
 	if encSet {
 		env.Body.src.enc = enc
 	}
-	if env.Body.Fault() != nil && v == V12 {
-		// NotUnderstood and Upgrade blocks are part of the fault: writing the
-		// Fault writes them again.
-		kept := env.Headers[:0]
-		for _, b := range env.Headers {
-			if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
-				kept = append(kept, b)
-			}
-		}
-		env.Headers = kept
+	if v == V12 && env.Body.Fault() != nil {
+		dropFaultHeaders(env)
 	}
 	return st, nil
+}
+
+// The refusals of envelope, and its less common paths, are functions of
+// their own so that envelope's stack frame, on the stack of every message
+// read, stays small.
+
+//go:noinline
+func (p *parser) notEnvelope(t *xmltok.Token) error {
+	f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
+	f.Cause = ErrNotEnvelope
+	return f
+}
+
+//go:noinline
+func versionMismatch(space []byte) error {
+	return &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", space)}
+}
+
+// notBody refuses t, read where the Body was expected.
+//
+//go:noinline
+func (p *parser) notBody(t *xmltok.Token) error {
+	switch {
+	case t.Kind == xmltok.EndElement:
+		return p.sender("the Envelope has no Body")
+	case t.Name.Is(p.v.Namespace(), "Header"):
+		return p.sender("a second Header")
+	}
+	return p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
+}
+
+// headerState reads the Header, whose start tag was just read, into a new
+// readState with room for its first blocks, and returns it with the token
+// after the Header.
+//
+//go:noinline
+func (p *parser) headerState() (*readState, *xmltok.Token, error) {
+	h := new(readStateH)
+	st := &h.readState
+	p.attach(st)
+	var err error
+	if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
+		return st, nil, err
+	}
+	t, err := p.structural("Envelope")
+	return st, t, err
+}
+
+// dropFaultHeaders removes the NotUnderstood and Upgrade blocks of a 1.2
+// envelope whose body is a Fault: they are part of the fault, and writing
+// the Fault writes them again.
+//
+//go:noinline
+func dropFaultHeaders(env *Envelope) {
+	kept := env.Headers[:0]
+	for _, b := range env.Headers {
+		if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
+			kept = append(kept, b)
+		}
+	}
+	env.Headers = kept
 }
 
 // header reads the Header's blocks, into room while they fit.
@@ -618,42 +667,63 @@ func known(b []byte) string {
 }
 
 func (p *parser) body() (Body, error) {
-	ns := p.v.Namespace()
 	t, err := p.structural("Body")
 	if err != nil {
 		return Body{}, err
 	}
-	src := &p.st.src
 	if t.Kind == xmltok.EndElement {
-		p.names(p.st.env.Headers, nil)
-		p.st.in = inbound{done: true, empty: true}
-		*src = bodySource{in: &p.st.in, named: true}
-		return Body{src}, p.afterBody()
+		return p.emptyBody()
 	}
 	name := p.names(p.st.env.Headers, &t.Name)
-	if t.Name.Is(ns, "Fault") {
-		p.faultStart = p.r.Offset()
-		f, err := p.readFault()
-		if err != nil {
-			return Body{}, err
-		}
-		f.NotUnderstood = p.nu
-		t, err := p.structural("Body")
-		if err != nil {
-			return Body{}, err
-		}
-		if t.Kind == xmltok.StartElement {
-			if t.Name.Is(ns, "Fault") {
-				return Body{}, p.sender("two Faults in the Body")
-			}
-			return Body{}, p.sender("a Fault must be the only child of the Body")
-		}
-		*src = bodySource{fault: f, name: name, named: true}
-		return Body{src}, p.afterBody()
+	if t.Name.Is(p.v.Namespace(), "Fault") {
+		return p.faultBody(name)
 	}
-	p.st.in = inbound{r: p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t}
-	*src = bodySource{in: &p.st.in, name: name, named: true}
+	// p.st is new (see envelope): only the fields that are not zero are set
+	in, src := &p.st.in, &p.st.src
+	in.r, in.p, in.v, in.depth, in.first = p.r, p, p.v, p.r.Depth()-1, t
+	src.in, src.name, src.named = in, name, true
 	return Body{src}, nil
+}
+
+// emptyBody ends an envelope whose Body has no child.
+//
+// It and faultBody are functions of their own so that body's stack frame,
+// on the stack of every message read, stays small.
+//
+//go:noinline
+func (p *parser) emptyBody() (Body, error) {
+	src := &p.st.src
+	p.names(p.st.env.Headers, nil)
+	p.st.in = inbound{done: true, empty: true}
+	*src = bodySource{in: &p.st.in, named: true}
+	return Body{src}, p.afterBody()
+}
+
+// faultBody reads a Fault, the Body's child named name, and the end of the
+// envelope.
+//
+//go:noinline
+func (p *parser) faultBody(name xml.Name) (Body, error) {
+	ns := p.v.Namespace()
+	p.faultStart = p.r.Offset()
+	f, err := p.readFault()
+	if err != nil {
+		return Body{}, err
+	}
+	f.NotUnderstood = p.nu
+	t, err := p.structural("Body")
+	if err != nil {
+		return Body{}, err
+	}
+	if t.Kind == xmltok.StartElement {
+		if t.Name.Is(ns, "Fault") {
+			return Body{}, p.sender("two Faults in the Body")
+		}
+		return Body{}, p.sender("a Fault must be the only child of the Body")
+	}
+	src := &p.st.src
+	*src = bodySource{fault: f, name: name, named: true}
+	return Body{src}, p.afterBody()
 }
 
 // afterBody checks what follows the Body: only the end of the Envelope and

@@ -26,22 +26,11 @@ const (
 // its Content-Type names); the message is returned beside a header fault,
 // so the fault can answer it.
 func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.Message, *core.Fault) {
-	w, hf := readHeaders(h)
+	var w wire
+	hf := readHeaders(h, &w)
 	m, err := core.ReadMessageBytes(data, lim)
 	if err != nil {
-		f := core.FaultOf(err)
-		if f.Version == 0 {
-			c := *f
-			c.Version = w.version
-			switch {
-			case f.Code == core.CodeVersionMismatch:
-				c.Version = core.V12 // so the fault carries an Upgrade header
-			case c.Version == 0:
-				c.Version = core.V11
-			}
-			f = &c
-		}
-		return nil, f
+		return nil, unreadable(err, w.version)
 	}
 	if hf != nil {
 		hf.Version = m.Version()
@@ -51,6 +40,30 @@ func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.M
 		return m, f
 	}
 	return m, nil
+}
+
+// unreadable is the fault answering an envelope that could not be read
+// (err), in its version or else the version v its Content-Type names.
+//
+// It is a function of its own, as are the binding's other error paths, so
+// that the frames of the functions every message goes through stay small:
+// reading an envelope is the deepest point of a request's stack, and a
+// stack that fits in its goroutine's first few kilobytes is not copied to
+// a larger one each time the collector has shrunk it.
+func unreadable(err error, v core.Version) *core.Fault {
+	f := core.FaultOf(err)
+	if f.Version != 0 {
+		return f
+	}
+	c := *f
+	c.Version = v
+	switch {
+	case f.Code == core.CodeVersionMismatch:
+		c.Version = core.V12 // so the fault carries an Upgrade header
+	case c.Version == 0:
+		c.Version = core.V11
+	}
+	return &c
 }
 
 // Decode reads a NATS message carrying a SOAP envelope the way Subscribe

@@ -77,11 +77,11 @@ type wire struct {
 	target     string
 }
 
-// readHeaders reads the binding's headers. A header sent twice (in any
-// spelling) with different values, or a Content-Type that is not a SOAP
-// media type, is a Sender fault (without a Version: the caller sets it).
-func readHeaders(h nats.Header) (wire, *core.Fault) {
-	var w wire
+// readHeaders reads the binding's headers into w (zero). A header sent
+// twice (in any spelling) with different values, or a Content-Type that is
+// not a SOAP media type, is a Sender fault (without a Version: the caller
+// sets it).
+func readHeaders(h nats.Header, w *wire) *core.Fault {
 	var seen [4]bool
 	// The spellings the binding writes, looked up; when they are all the
 	// headers there are, no other spelling needs to be looked for.
@@ -90,29 +90,29 @@ func readHeaders(h nats.Header) (wire, *core.Fault) {
 		if vs, ok := h[name]; ok {
 			found++
 			if f := w.take(i, vs, &seen); f != nil {
-				return w, f
+				return f
 			}
 		}
 	}
 	if found < len(h) {
-		w, seen = wire{}, [4]bool{}
+		*w, seen = wire{}, [4]bool{}
 		for k, vs := range h {
 			if i := headerIndex(k); i >= 0 {
 				if f := w.take(i, vs, &seen); f != nil {
-					return w, f
+					return f
 				}
 			}
 		}
 	}
 	if w.ctype == "" {
-		return w, nil
+		return nil
 	}
 	ct, err := parseContentType(w.ctype)
 	if err != "" {
-		return w, headerFault(SubcodeContentTypeMismatch, "Content-Type %q: %s", w.ctype, err)
+		return headerFault(SubcodeContentTypeMismatch, "Content-Type %q: %s", w.ctype, err)
 	}
 	w.version, w.ctAction = ct.version, ct.action
-	return w, nil
+	return nil
 }
 
 // headerNames are the binding's headers, in headerIndex's order.
@@ -179,7 +179,7 @@ func headerIndex(k string) int {
 // the Message fields the envelope left empty (Action, ID, To). A missing
 // Content-Type is refused when required (requests and deliveries; a reply
 // may lack one). The fault has the envelope's version.
-func (w wire) apply(m *core.Message, required bool) *core.Fault {
+func (w *wire) apply(m *core.Message, required bool) *core.Fault {
 	v := m.Version()
 	f := w.check(m, required)
 	if f != nil {
@@ -198,7 +198,7 @@ func (w wire) apply(m *core.Message, required bool) *core.Fault {
 	return nil
 }
 
-func (w wire) check(m *core.Message, required bool) *core.Fault {
+func (w *wire) check(m *core.Message, required bool) *core.Fault {
 	v := m.Version()
 	switch {
 	case w.ctype == "" && required:
@@ -223,7 +223,7 @@ func (w wire) check(m *core.Message, required bool) *core.Fault {
 
 // action is the action the headers carry: the 1.2 action parameter, else
 // SOAPAction.
-func (w wire) action() string {
+func (w *wire) action() string {
 	if w.ctAction != "" {
 		return w.ctAction
 	}

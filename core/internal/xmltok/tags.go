@@ -266,10 +266,7 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 			a.end = w
 		}
 		if s.seen(b, i) {
-			if a.decl {
-				return nil, s.failAt(a.name.start, nil, "duplicate namespace declaration %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
-			}
-			return nil, s.failAt(a.name.start, nil, "duplicate attribute %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
+			return nil, s.duplicateError(b, a, name)
 		}
 		if a.decl {
 			if err := s.declare(b, a); err != nil {
@@ -278,11 +275,11 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 		}
 	}
 	if string(name.prefix(b)) == "xmlns" {
-		return nil, s.failAt(name.start, nil, "the prefix xmlns is reserved: <%s>", b[name.start:name.end])
+		return nil, s.prefixError(b, name, true)
 	}
 	bind, ok := s.lookup(name.prefix(b))
 	if !ok {
-		return nil, s.failAt(name.start, nil, "unbound namespace prefix %q in %s", name.prefix(b), b[name.start:name.end])
+		return nil, s.prefixError(b, name, false)
 	}
 	for i := range s.raw {
 		a := &s.raw[i]
@@ -293,11 +290,11 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 		if p := a.name.prefix(b); p != nil {
 			uri, ok := s.Lookup(p)
 			if !ok {
-				return nil, s.failAt(a.name.start, nil, "unbound namespace prefix %q in %s", p, b[a.name.start:a.name.end])
+				return nil, s.prefixError(b, a.name, false)
 			}
 			an.Prefix, an.Space = p, uri
 			if o := s.seenExpanded(an); o != nil {
-				return nil, s.failAt(a.name.start, nil, "duplicate attribute %s on <%s> (the same namespace as %s:%s)", b[a.name.start:a.name.end], b[name.start:name.end], o.Name.Prefix, o.Name.Local)
+				return nil, s.expandedDuplicateError(b, a, name, o)
 			}
 		}
 		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
@@ -316,6 +313,32 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	t.Name = Name{Space: s.uri(bind), Prefix: name.prefix(b), Local: name.local(b)}
 	t.Attr, t.NS, t.Text = s.attrs, s.ns[e.ns:], nil
 	return t, nil
+}
+
+// The errors of finishStart are made in functions of their own (not
+// inlined), so that their arguments take no room in finishStart's stack
+// frame: a start tag is read at the deepest point of reading an envelope,
+// and a frame that fits a goroutine's stack keeps it from growing.
+
+//go:noinline
+func (s *Reader) duplicateError(b []byte, a *rawAttr, name qname) error {
+	if a.decl {
+		return s.failAt(a.name.start, nil, "duplicate namespace declaration %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
+	}
+	return s.failAt(a.name.start, nil, "duplicate attribute %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
+}
+
+//go:noinline
+func (s *Reader) prefixError(b []byte, q qname, reserved bool) error {
+	if reserved {
+		return s.failAt(q.start, nil, "the prefix xmlns is reserved: <%s>", b[q.start:q.end])
+	}
+	return s.failAt(q.start, nil, "unbound namespace prefix %q in %s", q.prefix(b), b[q.start:q.end])
+}
+
+//go:noinline
+func (s *Reader) expandedDuplicateError(b []byte, a *rawAttr, name qname, o *Attr) error {
+	return s.failAt(a.name.start, nil, "duplicate attribute %s on <%s> (the same namespace as %s:%s)", b[a.name.start:a.name.end], b[name.start:name.end], o.Name.Prefix, o.Name.Local)
 }
 
 // manyAttrs is the attribute count beyond which duplicates are looked up in
