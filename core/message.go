@@ -121,11 +121,26 @@ func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
 	}
 	x := newXMLWriter(w)
 	defer x.release()
-	err := writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
+	var err error
+	if m.addressing() {
+		err = m.writeAddressed(x, env, o)
+	} else {
+		err = writeEnvelope(x, env, o, nil)
+	}
 	if ferr := x.flush(); err == nil {
 		err = ferr
 	}
 	return x.n, err
+}
+
+// writeAddressed writes env with m's WS-Addressing headers. It is not
+// inlined, so that the headers' writer takes no room on Write's stack
+// frame when there are none: writing a reply is among the deepest a
+// request's handling goes (see readWith).
+//
+//go:noinline
+func (m *Message) writeAddressed(x *xmlWriter, env *Envelope, o WriteOptions) error {
+	return writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
 }
 
 // NewMessageID returns a fresh "urn:uuid:…" message id (a random UUID).

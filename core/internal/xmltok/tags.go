@@ -281,23 +281,10 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	if !ok {
 		return nil, s.prefixError(b, name, false)
 	}
-	for i := range s.raw {
-		a := &s.raw[i]
-		if a.decl {
-			continue
+	if len(s.raw) > len(s.ns)-e.ns { // attributes besides the declarations
+		if err := s.resolveAttrs(b, name); err != nil {
+			return nil, err
 		}
-		an := Name{Local: a.name.local(b)}
-		if p := a.name.prefix(b); p != nil {
-			uri, ok := s.Lookup(p)
-			if !ok {
-				return nil, s.prefixError(b, a.name, false)
-			}
-			an.Prefix, an.Space = p, uri
-			if o := s.seenExpanded(an); o != nil {
-				return nil, s.expandedDuplicateError(b, a, name, o)
-			}
-		}
-		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
 	}
 	s.names = append(s.names, b[name.start:name.end]...)
 	e.bind = bind
@@ -310,9 +297,37 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	s.pendEnd = empty
 	t := &s.tok
 	t.Kind = StartElement
-	t.Name = Name{Space: s.uri(bind), Prefix: name.prefix(b), Local: name.local(b)}
+	t.Name.Space, t.Name.Prefix, t.Name.Local = s.uri(bind), name.prefix(b), name.local(b)
 	t.Attr, t.NS, t.Text = s.attrs, s.ns[e.ns:], nil
 	return t, nil
+}
+
+// resolveAttrs puts the attributes of the start tag in b (whose name is
+// name) that are not namespace declarations into s.attrs, with their
+// namespaces. It is a function of its own, as are finishStart's errors, so
+// that finishStart's stack frame stays small.
+//
+//go:noinline
+func (s *Reader) resolveAttrs(b []byte, name qname) error {
+	for i := range s.raw {
+		a := &s.raw[i]
+		if a.decl {
+			continue
+		}
+		an := Name{Local: a.name.local(b)}
+		if p := a.name.prefix(b); p != nil {
+			uri, ok := s.Lookup(p)
+			if !ok {
+				return s.prefixError(b, a.name, false)
+			}
+			an.Prefix, an.Space = p, uri
+			if o := s.seenExpanded(an); o != nil {
+				return s.expandedDuplicateError(b, a, name, o)
+			}
+		}
+		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
+	}
+	return nil
 }
 
 // The errors of finishStart are made in functions of their own (not
@@ -397,29 +412,10 @@ func (s *Reader) declare(b []byte, a *rawAttr) error {
 		prefix = a.name.local(b)
 	}
 	uri := b[a.val:a.end]
-	var msg string
-	switch {
-	case string(prefix) == "xmlns":
-		msg = "the prefix xmlns cannot be declared"
-	case string(prefix) == "xml" && string(uri) != XMLNamespace:
-		msg = fmt.Sprintf("the prefix xml cannot be bound to %q", uri)
-	case string(prefix) != "xml" && string(uri) == XMLNamespace:
-		if prefix == nil {
-			msg = "the default namespace cannot be " + XMLNamespace
-		} else {
-			msg = fmt.Sprintf("the XML namespace cannot be bound to the prefix %q", prefix)
+	if string(prefix) == "xml" || string(prefix) == "xmlns" || string(uri) == XMLNamespace || string(uri) == xmlnsNamespace || len(uri) == 0 && prefix != nil {
+		if err := s.checkDeclaration(a, prefix, uri); err != nil {
+			return err
 		}
-	case string(uri) == xmlnsNamespace:
-		if prefix == nil {
-			msg = "the default namespace cannot be " + xmlnsNamespace
-		} else {
-			msg = "the xmlns namespace cannot be declared"
-		}
-	case len(uri) == 0 && prefix != nil:
-		msg = fmt.Sprintf("the prefix %q cannot be undeclared (Namespaces in XML 1.0)", prefix)
-	}
-	if msg != "" {
-		return s.failAt(a.name.start, nil, "%s", msg)
 	}
 	at := len(s.nsbuf)
 	s.nsbuf = append(s.nsbuf, prefix...)
@@ -430,6 +426,42 @@ func (s *Reader) declare(b []byte, a *rawAttr) error {
 	}
 	s.ns = append(s.ns, d)
 	return nil
+}
+
+// checkDeclaration refuses a declaring prefix (nil: the default
+// namespace) as uri where Namespaces in XML forbids it. It is not inlined,
+// so that its messages take no room in declare's stack frame.
+//
+//go:noinline
+func (s *Reader) checkDeclaration(a *rawAttr, prefix, uri []byte) error {
+	if msg := badDeclaration(prefix, uri); msg != "" {
+		return s.failAt(a.name.start, nil, "%s", msg)
+	}
+	return nil
+}
+
+// badDeclaration says what is wrong with declaring prefix as uri, or ""
+// when nothing is.
+func badDeclaration(prefix, uri []byte) string {
+	switch {
+	case string(prefix) == "xmlns":
+		return "the prefix xmlns cannot be declared"
+	case string(prefix) == "xml" && string(uri) != XMLNamespace:
+		return fmt.Sprintf("the prefix xml cannot be bound to %q", uri)
+	case string(prefix) != "xml" && string(uri) == XMLNamespace:
+		if prefix == nil {
+			return "the default namespace cannot be " + XMLNamespace
+		}
+		return fmt.Sprintf("the XML namespace cannot be bound to the prefix %q", prefix)
+	case string(uri) == xmlnsNamespace:
+		if prefix == nil {
+			return "the default namespace cannot be " + xmlnsNamespace
+		}
+		return "the xmlns namespace cannot be declared"
+	case len(uri) == 0 && prefix != nil:
+		return fmt.Sprintf("the prefix %q cannot be undeclared (Namespaces in XML 1.0)", prefix)
+	}
+	return ""
 }
 
 // endTag reads an end tag at pos.
