@@ -730,16 +730,12 @@ func (p *parser) faultBody(name xml.Name) (Body, error) {
 // of the input (WS-I BP R1011: no element after the Body).
 func (p *parser) afterBody() error {
 	defer p.release()
-	ns := p.v.Namespace()
 	t, err := p.structural("Envelope")
 	if err != nil {
 		return err
 	}
 	if t.Kind == xmltok.StartElement {
-		if t.Name.Is(ns, "Body") {
-			return p.sender("two Bodies")
-		}
-		return p.sender("element %s after the Body (WS-I BP R1011)", nameString(t.Name))
+		return p.afterBodyElement(t)
 	}
 	for {
 		t, err := p.r.Next()
@@ -753,6 +749,18 @@ func (p *parser) afterBody() error {
 			return p.sender("content after the Envelope")
 		}
 	}
+}
+
+// afterBodyElement refuses t, an element after the Body. (Not inlined, so
+// that its messages take no room on afterBody's stack frame, at the deepest
+// point of copying a request's body into its reply.)
+//
+//go:noinline
+func (p *parser) afterBodyElement(t *xmltok.Token) error {
+	if t.Name.Is(p.v.Namespace(), "Body") {
+		return p.sender("two Bodies")
+	}
+	return p.sender("element %s after the Body (WS-I BP R1011)", nameString(t.Name))
 }
 
 // text reads the character content of the current element; elements in it

@@ -30,6 +30,20 @@ type xmlWriter struct {
 	pooled  bool // from writeBufs, to go back there (release)
 	// ValueBody's plans, by type (encode.go), kept with a recycled writer
 	eplans map[reflect.Type]*eplan
+	// the envelope's binding while an inbound body is copied into it
+	// (envBinding), in buffers kept with the writer
+	env xmltok.NS
+}
+
+// envBinding returns the binding of prefix to v's envelope namespace, in
+// x's own buffers: in scope where a body is copied into an envelope. (Not
+// inlined: its appends would take room on copyTo's stack frame.)
+//
+//go:noinline
+func (x *xmlWriter) envBinding(v Version, prefix string) *xmltok.NS {
+	x.env.Prefix = append(x.env.Prefix[:0], prefix...)
+	x.env.URI = append(x.env.URI[:0], v.Namespace()...)
+	return &x.env
 }
 
 // plans returns the writer's plan cache, nil for a writer that is not
@@ -366,8 +380,9 @@ func (x *xmlWriter) rawToken(t *xmltok.Token, raw []byte) {
 // startComplete writes the start tag t (raw: its input bytes, or nil) with
 // the bindings of scope that it does not declare itself (by prefix)
 // declared on it too: namespace completion for the root of a copied
-// fragment. skip, when it reports true, drops a binding of scope.
-func (x *xmlWriter) startComplete(t *xmltok.Token, raw []byte, scope []xmltok.NS, skip func(xmltok.NS) bool) {
+// fragment. env, when not nil, is a binding of the envelope written
+// around it: not declared again.
+func (x *xmlWriter) startComplete(t *xmltok.Token, raw []byte, scope []xmltok.NS, env *xmltok.NS) {
 	n := len(t.Name.Local)
 	if len(t.Name.Prefix) > 0 {
 		n += len(t.Name.Prefix) + 1
@@ -385,7 +400,7 @@ outer:
 				continue outer
 			}
 		}
-		if skip == nil || !skip(d) {
+		if env == nil || !bytes.Equal(d.Prefix, env.Prefix) || !bytes.Equal(d.URI, env.URI) {
 			wDecl(x, d.Prefix, d.URI)
 		}
 	}

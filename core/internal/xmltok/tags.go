@@ -466,6 +466,25 @@ func badDeclaration(prefix, uri []byte) string {
 
 // endTag reads an end tag at pos.
 func (s *Reader) endTag() (*Token, error) {
+	if b := s.buf[s.pos:s.end]; len(s.stack) > 0 {
+		e := s.stack[len(s.stack)-1]
+		want := s.names[e.name : e.name+e.nlen]
+		if len(b) > 2+len(want) && b[2+len(want)] == '>' && bytes.Equal(b[2:2+len(want)], want) {
+			s.setRaw(s.pos, s.pos+3+len(want))
+			s.pos += 3 + len(want)
+			return s.closeTop(), nil
+		}
+	}
+	return s.endTagSlow()
+}
+
+// endTagSlow reads an end tag at pos that endTag's fast path did not: one
+// with white space before its '>', one not buffered whole, or one that is
+// wrong. (Not inlined, so that its errors take no room on the stack frame
+// of endTag, at the deepest point of reading a body.)
+//
+//go:noinline
+func (s *Reader) endTagSlow() (*Token, error) {
 	for {
 		b := s.buf[s.pos:s.end]
 		i := 2
