@@ -1,6 +1,7 @@
 package nats
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -28,6 +29,24 @@ func FuzzHeaderText(f *testing.F) {
 			t.Fatalf("headerText(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// TestHeaderTextEveryPosition: headerText's eight-byte steps find a control
+// character, DEL or a byte beyond ASCII (valid UTF-8 or not) at any place
+// in values of 1 to 40 bytes, and pass a tab.
+func TestHeaderTextEveryPosition(t *testing.T) {
+	odd := []string{"\x00", "\x01", "\x1f", "\t", "\x7f", "\x80", "\xff", "é", " ", "~"}
+	for n := 1; n <= 40; n++ {
+		for at := 0; at < n; at++ {
+			for _, o := range odd {
+				b := []byte(strings.Repeat("a", n))
+				s := string(b[:at]) + o + string(b[at+1:])
+				if got, want := headerText(s), headerTextRef(s); got != want {
+					t.Fatalf("headerText(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
 }
 
 // TestHeaderIndex: the binding's headers are found in any spelling.
