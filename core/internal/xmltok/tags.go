@@ -281,9 +281,24 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	if !ok {
 		return nil, s.prefixError(b, name, false)
 	}
-	if len(s.raw) > len(s.ns)-e.ns { // attributes besides the declarations
-		if err := s.resolveAttrs(b, name); err != nil {
-			return nil, err
+	for i := range s.raw {
+		a := &s.raw[i]
+		if a.decl {
+			continue
+		}
+		// set in place: an Attr literal would take room on the stack
+		s.attrs = append(s.attrs, Attr{})
+		at := &s.attrs[len(s.attrs)-1]
+		at.Name.Local, at.Value = a.name.local(b), b[a.val:a.end]
+		if p := a.name.prefix(b); p != nil {
+			uri, ok := s.Lookup(p)
+			if !ok {
+				return nil, s.prefixError(b, a.name, false)
+			}
+			at.Name.Prefix, at.Name.Space = p, uri
+			if o := s.seenExpanded(len(s.attrs) - 1); o != nil {
+				return nil, s.expandedDuplicateError(b, a, name, o)
+			}
 		}
 	}
 	s.names = append(s.names, b[name.start:name.end]...)
@@ -300,34 +315,6 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	t.Name.Space, t.Name.Prefix, t.Name.Local = s.uri(bind), name.prefix(b), name.local(b)
 	t.Attr, t.NS, t.Text = s.attrs, s.ns[e.ns:], nil
 	return t, nil
-}
-
-// resolveAttrs puts the attributes of the start tag in b (whose name is
-// name) that are not namespace declarations into s.attrs, with their
-// namespaces. It is a function of its own, as are finishStart's errors, so
-// that finishStart's stack frame stays small.
-//
-//go:noinline
-func (s *Reader) resolveAttrs(b []byte, name qname) error {
-	for i := range s.raw {
-		a := &s.raw[i]
-		if a.decl {
-			continue
-		}
-		an := Name{Local: a.name.local(b)}
-		if p := a.name.prefix(b); p != nil {
-			uri, ok := s.Lookup(p)
-			if !ok {
-				return s.prefixError(b, a.name, false)
-			}
-			an.Prefix, an.Space = p, uri
-			if o := s.seenExpanded(an); o != nil {
-				return s.expandedDuplicateError(b, a, name, o)
-			}
-		}
-		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
-	}
-	return nil
 }
 
 // The errors of finishStart are made in functions of their own (not
@@ -383,11 +370,12 @@ func (s *Reader) seen(b []byte, i int) bool {
 	return false
 }
 
-// seenExpanded returns the attribute already in s.attrs with a's namespace
-// and local name, or nil.
-func (s *Reader) seenExpanded(a Name) *Attr {
+// seenExpanded returns the attribute among s.attrs[:n] with the namespace
+// and local name of s.attrs[n], or nil.
+func (s *Reader) seenExpanded(n int) *Attr {
+	a := &s.attrs[n].Name
 	if len(s.raw) <= manyAttrs {
-		for i := range s.attrs {
+		for i := range s.attrs[:n] {
 			if o := &s.attrs[i]; o.Name.Prefix != nil && bytes.Equal(o.Name.Local, a.Local) && bytes.Equal(o.Name.Space, a.Space) {
 				return o
 			}
@@ -401,7 +389,7 @@ func (s *Reader) seenExpanded(a Name) *Attr {
 	if i, ok := s.expanded[key]; ok {
 		return &s.attrs[i]
 	}
-	s.expanded[key] = len(s.attrs)
+	s.expanded[key] = n
 	return nil
 }
 
