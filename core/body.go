@@ -479,14 +479,11 @@ func (in *inbound) release() {
 	}
 }
 
-// copyTo writes the rest of the body to x. env, when its URI is set, is a
-// binding already in scope in the output: it is not declared again, so that
-// writing what was read is a fixed point.
 // copyTo writes the rest of the body into x, in version v under the
 // envelope prefix (a body written on its own: prefix ""). A child's start
 // tag declares the namespaces in scope where it was read, except the
-// envelope's own binding when the envelope it is written into makes the
-// same.
+// envelope's binding of prefix, already in scope in the output: not
+// declared again, so that writing what was read is a fixed point.
 func (in *inbound) copyTo(x *xmlWriter, v Version, prefix string) error {
 	var env *xmltok.NS // the envelope's binding, in scope where the body is written
 	if prefix != "" {

@@ -416,7 +416,7 @@ func (s *Reader) declare(b []byte, a *rawAttr) error {
 	return nil
 }
 
-// checkDeclaration refuses a declaring prefix (nil: the default
+// checkDeclaration refuses declaring prefix (nil: the default
 // namespace) as uri where Namespaces in XML forbids it. It is not inlined,
 // so that its messages take no room in declare's stack frame.
 //
