@@ -612,3 +612,57 @@ func TestTransportReleasesInbox(t *testing.T) {
 	call(kept)
 	runtime.KeepAlive(kept)
 }
+
+// TestBadReply: a reply that is not a SOAP envelope, or whose headers
+// contradict it, is an error with ErrBadReply and the Sender fault saying
+// what was wrong; a reply without a Content-Type is read by its envelope.
+func TestBadReply(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	answers := map[string]*nats.Msg{
+		"svc.notxml":   {Header: nats.Header{soapnats.HeaderContentType: {core.MediaTypeV11 + "; charset=utf-8"}}, Data: []byte("not xml")},
+		"svc.mismatch": {Header: nats.Header{soapnats.HeaderContentType: {core.MediaTypeV12}}, Data: envelope(core.V11, "", string(body("pong", "")))},
+		"svc.noctype":  {Data: envelope(core.V11, "", string(body("pong", "ok")))},
+	}
+	for subject, answer := range answers {
+		sub, err := nc.Subscribe(subject, func(msg *nats.Msg) {
+			answer := *answer
+			if err := msg.RespondMsg(&answer); err != nil {
+				t.Error(err)
+			}
+		})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = sub.Unsubscribe() })
+	}
+	require.NoError(t, nc.Flush())
+	tr := soapnats.NewTransport(connect(t, s), "")
+	call := func(subject string) (*core.Message, error) {
+		m := core.NewMessage(core.V11, core.RawBody(body("ping", "")))
+		m.To = "nats:" + subject
+		return tr.RoundTrip(testCtx(t), m)
+	}
+
+	for subject, want := range map[string]struct {
+		subcode string
+		reason  string
+	}{
+		"svc.notxml":   {"", "malformed envelope"},
+		"svc.mismatch": {soapnats.SubcodeContentTypeMismatch, "must be sent as text/xml"},
+	} {
+		_, err := call(subject)
+		require.Error(t, err, subject)
+		assert.ErrorIs(t, err, soapnats.ErrBadReply, subject)
+		assert.Contains(t, err.Error(), "from "+subject, subject)
+		var f *core.Fault
+		require.ErrorAs(t, err, &f, subject)
+		assert.Equal(t, core.CodeSender, f.Code, subject)
+		assert.Contains(t, f.Reason, want.reason, subject)
+		if want.subcode != "" {
+			assert.Equal(t, []xml.Name{soapnats.Subcode(want.subcode)}, f.Subcodes, subject)
+		}
+	}
+
+	reply, err := call("svc.noctype")
+	require.NoError(t, err)
+	assert.Equal(t, "ok", text(t, reply))
+}
