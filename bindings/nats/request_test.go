@@ -666,3 +666,39 @@ func TestBadReply(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", text(t, reply))
 }
+
+// TestReplyWriteFails: a reply whose body fails while it is written is not
+// sent half-made: the caller gets a Receiver fault, the failure is logged
+// (Warn, with the writer's error); a message that fails so is not
+// published by Send either.
+func TestReplyWriteFails(t *testing.T) {
+	s := startServer(t)
+	log, lines := newLogs()
+	failing := core.StreamBody(xml.Name{Space: testNS, Local: "pong"}, func(w io.Writer) error {
+		if _, err := io.WriteString(w, `<t:pong xmlns:t="`+testNS+`">`); err != nil {
+			return err
+		}
+		return errors.New("the disk is gone")
+	})
+	subscribe(t, connect(t, s), "svc.broken", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return m.Reply(failing), nil
+	}), soapnats.WithLogger(log))
+	tr := soapnats.NewTransport(connect(t, s), "svc.broken")
+	_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("ping", ""))))
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, core.CodeReceiver, f.Code)
+	assert.NotContains(t, f.Error(), "disk")
+	assert.Contains(t, lines.String(), "sending the reply failed")
+	assert.Contains(t, lines.String(), "nats: writing the envelope: the disk is gone")
+
+	nc := connect(t, s)
+	sub, err := nc.SubscribeSync("svc.sink")
+	require.NoError(t, err)
+	require.NoError(t, nc.Flush())
+	err = soapnats.NewTransport(connect(t, s), "svc.sink").Send(testCtx(t), core.NewMessage(core.V11, failing))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nats: writing the envelope: the disk is gone")
+	_, err = sub.NextMsg(200 * time.Millisecond)
+	assert.ErrorIs(t, err, nats.ErrTimeout, "nothing was published")
+}
