@@ -129,41 +129,22 @@ func TestServerSessionLimits(t *testing.T) {
 	})
 	t.Run("SessionTime", func(t *testing.T) {
 		ts := startServer(t, t.TempDir(), soapsmtp.WithSessionTime(200*time.Millisecond))
-		conn, err := net.Dial("tcp", ts.addr)
-		require.NoError(t, err)
-		t.Cleanup(func() { conn.Close() })
-		conn.SetDeadline(time.Now().Add(10 * time.Second))
-		r := bufio.NewReader(conn)
-		line, err := r.ReadString('\n')
-		require.NoError(t, err)
-		require.True(t, strings.HasPrefix(line, "220"), line)
+		_, r := session(t, ts.addr)
+		expectReply(t, r, "220")
 		// Say nothing: the session's time runs out.
-		line, err = r.ReadString('\n')
-		require.NoError(t, err)
-		assert.True(t, strings.HasPrefix(line, "421"), "after the session time: %q", line)
-		_, err = r.ReadString('\n')
+		expectReply(t, r, "421")
+		_, err := r.ReadString('\n')
 		assert.Error(t, err, "the server closed the session")
 	})
 	t.Run("ReadTimeout", func(t *testing.T) {
 		ts := startServer(t, t.TempDir(), soapsmtp.WithTimeouts(200*time.Millisecond, time.Minute))
-		conn, err := net.Dial("tcp", ts.addr)
+		conn, r := session(t, ts.addr)
+		expectReply(t, r, "220")
+		_, err := conn.Write([]byte("EHLO client.example.test\r\n"))
 		require.NoError(t, err)
-		t.Cleanup(func() { conn.Close() })
-		conn.SetDeadline(time.Now().Add(10 * time.Second))
-		r := bufio.NewReader(conn)
-		line, err := r.ReadString('\n')
-		require.NoError(t, err)
-		require.True(t, strings.HasPrefix(line, "220"), line)
-		_, err = conn.Write([]byte("EHLO client.example.test\r\n"))
-		require.NoError(t, err)
-		for line, err = r.ReadString('\n'); err == nil && strings.HasPrefix(line, "250-"); line, err = r.ReadString('\n') {
-		}
-		require.NoError(t, err)
-		require.True(t, strings.HasPrefix(line, "250 "), line)
+		expectReply(t, r, "250 ")
 		// Silence between commands, past the read timeout.
-		line, err = r.ReadString('\n')
-		require.NoError(t, err)
-		assert.True(t, strings.HasPrefix(line, "421 4.4.2"), "after the read timeout: %q", line)
+		expectReply(t, r, "421 4.4.2")
 		_, err = r.ReadString('\n')
 		assert.Error(t, err, "the server closed the session")
 	})
@@ -171,28 +152,17 @@ func TestServerSessionLimits(t *testing.T) {
 		logs := &logRecorder{}
 		dir := t.TempDir()
 		ts := startServer(t, dir, soapsmtp.WithLogger(logs.logger()))
-		conn, err := net.Dial("tcp", ts.addr)
-		require.NoError(t, err)
-		conn.SetDeadline(time.Now().Add(10 * time.Second))
-		r := bufio.NewReader(conn)
-		expect := func(code string) {
-			t.Helper()
-			var line string
-			for line, err = r.ReadString('\n'); err == nil && len(line) > 3 && line[3] == '-'; line, err = r.ReadString('\n') {
-			}
-			require.NoError(t, err)
-			require.True(t, strings.HasPrefix(line, code), "want %s, got %q", code, line)
-		}
-		expect("220")
+		conn, r := session(t, ts.addr)
+		expectReply(t, r, "220")
 		for _, c := range []struct{ cmd, code string }{
 			{"EHLO client.example.test", "250"}, {"MAIL FROM:<a@example.test>", "250"},
 			{"RCPT TO:<" + ts.box + ">", "250"}, {"DATA", "354"},
 		} {
-			_, err = conn.Write([]byte(c.cmd + "\r\n"))
+			_, err := conn.Write([]byte(c.cmd + "\r\n"))
 			require.NoError(t, err)
-			expect(c.code)
+			expectReply(t, r, c.code)
 		}
-		_, err = conn.Write([]byte("From: a@example.test\r\nContent-Type: text/xml\r\n\r\n<s:Envelope xmlns:s="))
+		_, err := conn.Write([]byte("From: a@example.test\r\nContent-Type: text/xml\r\n\r\n<s:Envelope xmlns:s="))
 		require.NoError(t, err)
 		require.NoError(t, conn.Close(), "the client goes away in the middle of the data")
 		require.Eventually(t, func() bool { return logs.count("smtp: mail not received") == 1 }, 5*time.Second, 10*time.Millisecond,
@@ -206,13 +176,33 @@ func TestServerSessionLimits(t *testing.T) {
 // greeting connects to addr and returns the server's first line.
 func greeting(t *testing.T, addr string) string {
 	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
+	conn, r := session(t, addr)
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(5 * time.Second))
-	line, err := bufio.NewReader(conn).ReadString('\n')
+	line, err := r.ReadString('\n')
 	require.NoError(t, err)
 	return line
+}
+
+// session connects to addr, with a deadline, closed when the test ends.
+func session(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	return conn, bufio.NewReader(conn)
+}
+
+// expectReply reads a reply, its continuation lines ("250-…") included,
+// and requires its last line to start with code.
+func expectReply(t *testing.T, r *bufio.Reader, code string) {
+	t.Helper()
+	line, err := r.ReadString('\n')
+	for err == nil && len(line) > 3 && line[3] == '-' {
+		line, err = r.ReadString('\n')
+	}
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(line, code), "want %s, got %q", code, line)
 }
 
 // TestServerAuth: WithAuth offers PLAIN and LOGIN and requires one of them
