@@ -31,7 +31,7 @@ type Rule struct {
 var (
 	coreOnly   = []string{"core", "core/internal/..."}
 	coreFamily = []string{"core", "core/internal/...", "core/soapenc/...", "core/rpc/...", "core/wsdl/..."}
-	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/..."}
+	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck"}
 )
 
 func join(lists ...[]string) []string {
