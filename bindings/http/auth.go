@@ -63,7 +63,7 @@ func (s *handler) unauthorized(ctx context.Context, w http.ResponseWriter, r *ht
 	s.writeFault(ctx, w, nil, &core.Fault{Code: core.CodeSender, Reason: ClientErrorReason}, v, http.StatusUnauthorized)
 }
 
-// StaticCredentials returns a check for WithBasicAuth that accepts the users
+// StaticCredentials returns a check for WithAuth that accepts the users
 // and passwords of creds (user → password). Comparisons take the same time
 // whatever the input: SHA-256 digests are compared with crypto/subtle, so
 // neither a user's existence nor a password's length shows in the timing.

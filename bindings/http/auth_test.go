@@ -22,7 +22,7 @@ func TestBasicAuth(t *testing.T) {
 		return echo(ctx, m)
 	})
 	check := soaphttp.StaticCredentials(map[string]string{"alice": "s3cret", "bob": ""})
-	srv := serve(t, h, soaphttp.WithBasicAuth(`Soap "realm"`, check))
+	srv := serve(t, h, soaphttp.WithAuth(check), soaphttp.WithRealm(`Soap "realm"`))
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	tests := []struct {
 		name    string
@@ -77,6 +77,36 @@ func TestBasicAuth(t *testing.T) {
 		})
 	}
 	assert.Empty(t, users, "the handler never ran for a refused request")
+}
+
+// TestAuthRealm: the challenge names DefaultRealm unless WithRealm sets
+// another, whichever order the options come in; WithRealm("") keeps the
+// default, and WithRealm alone asks for no credentials.
+func TestAuthRealm(t *testing.T) {
+	check := soaphttp.StaticCredentials(map[string]string{"u": "p"})
+	tests := []struct {
+		name   string
+		opts   []soaphttp.HandlerOption
+		status int
+		want   string
+	}{
+		{"default", []soaphttp.HandlerOption{soaphttp.WithAuth(check)}, http.StatusUnauthorized, `Basic realm="` + soaphttp.DefaultRealm + `", charset="UTF-8"`},
+		{"realm after auth", []soaphttp.HandlerOption{soaphttp.WithAuth(check), soaphttp.WithRealm("orders")}, http.StatusUnauthorized, `Basic realm="orders", charset="UTF-8"`},
+		{"realm before auth", []soaphttp.HandlerOption{soaphttp.WithRealm("orders"), soaphttp.WithAuth(check)}, http.StatusUnauthorized, `Basic realm="orders", charset="UTF-8"`},
+		{"empty realm", []soaphttp.HandlerOption{soaphttp.WithAuth(check), soaphttp.WithRealm("")}, http.StatusUnauthorized, `Basic realm="` + soaphttp.DefaultRealm + `", charset="UTF-8"`},
+		{"realm without auth", []soaphttp.HandlerOption{soaphttp.WithRealm("orders")}, http.StatusOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serve(t, echo, tt.opts...)
+			req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(envelope(core.V11, "", echoBody)))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", ctype(core.V11))
+			resp, data := do(t, req)
+			require.Equal(t, tt.status, resp.StatusCode, "%s", data)
+			assert.Equal(t, tt.want, resp.Header.Get("WWW-Authenticate"))
+		})
+	}
 }
 
 func TestStaticCredentials(t *testing.T) {

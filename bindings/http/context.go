@@ -15,7 +15,7 @@ func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 	return r, ok
 }
 
-// UserFromContext returns the user authenticated by WithBasicAuth.
+// UserFromContext returns the user authenticated by WithAuth.
 func UserFromContext(ctx context.Context) (string, bool) {
 	u, ok := ctx.Value(userKey{}).(string)
 	return u, ok

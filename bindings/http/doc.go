@@ -36,7 +36,7 @@
 //
 // GET serves the SOAP 1.2 SOAP Response MEP (WithGet) and "?wsdl" for a
 // handler that is a Describer, such as a core/rpc Service, with the address
-// set to the host the client used. WithBasicAuth protects every method.
+// set to the host the client used. WithAuth protects every method.
 // NewServer returns an *http.Server with read, write, header and idle
 // timeouts set.
 //

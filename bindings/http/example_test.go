@@ -70,13 +70,13 @@ func ExampleTransport_RoundTrip_fault() {
 
 // Require HTTP Basic credentials: a wrong password is refused with 401 and
 // a Client Error fault before the handler runs; the handler sees the user.
-func ExampleWithBasicAuth() {
+func ExampleWithAuth() {
 	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		user, _ := soaphttp.UserFromContext(ctx)
 		return m.Reply(core.RawBody([]byte(`<e:hello xmlns:e="urn:example">` + user + `</e:hello>`))), nil
 	})
 	check := soaphttp.StaticCredentials(map[string]string{"alice": "s3cret"})
-	srv := httptest.NewServer(soaphttp.NewHandler(h, soaphttp.WithBasicAuth("example", check)))
+	srv := httptest.NewServer(soaphttp.NewHandler(h, soaphttp.WithAuth(check), soaphttp.WithRealm("example")))
 	defer srv.Close()
 
 	for _, pass := range []string{"s3cret", "guess"} {

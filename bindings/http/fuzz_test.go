@@ -58,7 +58,7 @@ func FuzzHandler(f *testing.F) {
 	})
 	srv := soaphttp.NewHandler(h,
 		soaphttp.WithLimits(core.Limits{MaxBytes: 4096}),
-		soaphttp.WithBasicAuth("fuzz", soaphttp.StaticCredentials(map[string]string{"u": "p"})))
+		soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"u": "p"})))
 	f.Fuzz(func(t *testing.T, ct, action, accept, auth string, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 		for k, v := range map[string]string{"Content-Type": ct, "SOAPAction": action, "Accept": accept, "Authorization": auth} {

@@ -118,7 +118,7 @@ func TestGetResponseMEP(t *testing.T) {
 		}
 		return nil, nil
 	}
-	srv := serve(t, echo, soaphttp.WithGet(get), soaphttp.WithBasicAuth("r", soaphttp.StaticCredentials(map[string]string{"u": "p"})))
+	srv := serve(t, echo, soaphttp.WithGet(get), soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"u": "p"})))
 	tests := []struct {
 		name    string
 		path    string

@@ -19,14 +19,14 @@ const (
 	MetaMethod     = "http.method"
 	MetaPath       = "http.path"
 	MetaRemoteAddr = "http.remote-addr"
-	MetaUser       = "http.user"   // after WithBasicAuth
+	MetaUser       = "http.user"   // after WithAuth
 	MetaStatus     = "http.status" // on replies returned by Transport, and on messages it sent
 	MetaType       = "http.content-type"
 )
 
 type handler struct {
 	h     core.Handler
-	o     options
+	o     handlerConfig
 	desc  Describer
 	allow string
 	max   int64 // resolved Limits.MaxBytes; 0: none
@@ -36,8 +36,8 @@ type handler struct {
 // NewHandler serves h over HTTP: see the package documentation for the
 // request shapes it accepts and the status codes it answers. A panic in h
 // becomes a Receiver fault, logged through WithLogger.
-func NewHandler(h core.Handler, opts ...Option) http.Handler {
-	o := newOptions(opts)
+func NewHandler(h core.Handler, opts ...HandlerOption) http.Handler {
+	o := newHandlerConfig(opts)
 	s := &handler{h: core.Recover(o.log)(h), o: o, desc: o.describer, allow: "POST"}
 	if s.desc == nil {
 		s.desc, _ = h.(Describer)

@@ -58,7 +58,7 @@ var echo = core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Me
 	return m.Reply(core.RawBody(b.Bytes())), nil
 })
 
-func serve(t *testing.T, h core.Handler, opts ...soaphttp.Option) *httptest.Server {
+func serve(t *testing.T, h core.Handler, opts ...soaphttp.HandlerOption) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(soaphttp.NewHandler(h, opts...))
 	t.Cleanup(srv.Close)

@@ -49,7 +49,7 @@ func TestHandlerLogsRefusals(t *testing.T) {
 	srv := serve(t, h,
 		soaphttp.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
 		soaphttp.WithLimits(core.Limits{MaxBytes: 1024}),
-		soaphttp.WithBasicAuth("r", soaphttp.StaticCredentials(map[string]string{"u": "p"})))
+		soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"u": "p"})))
 	wsa := `<wsa:Action xmlns:wsa="` + core.NamespaceAddressing + `">urn:a</wsa:Action>`
 	tests := []struct {
 		name, method, ct, action, body string

@@ -9,50 +9,137 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// Option configures NewHandler, NewServer or NewTransport. Each option says
-// which of them it applies to; the others ignore it.
-type Option func(*options)
+// HandlerOption configures NewHandler.
+type HandlerOption interface{ applyHandler(*handlerConfig) }
 
-type options struct {
+// TransportOption configures NewTransport.
+type TransportOption interface{ applyTransport(*transportConfig) }
+
+// ServerOption configures NewServer.
+type ServerOption interface{ applyServer(*serverConfig) }
+
+// ReadOption is an option of the constructors that read envelopes:
+// NewHandler (requests) and NewTransport (replies).
+type ReadOption interface {
+	HandlerOption
+	TransportOption
+}
+
+// LogOption is an option of the constructors that log: NewHandler and
+// NewServer.
+type LogOption interface {
+	HandlerOption
+	ServerOption
+}
+
+type handlerConfig struct {
 	limits    core.Limits
 	log       *slog.Logger
-	auth      *basicAuth
+	auth      *basicAuth // built from check and realm; nil: no authentication
+	check     func(ctx context.Context, user, pass string) bool
+	realm     string
 	get       GetFunc
 	describer Describer
 	publicURL string
-	client    *http.Client
-	user      string
-	pass      string
-	hasUser   bool
 }
 
-func newOptions(opts []Option) options {
-	o := options{}
-	for _, fn := range opts {
-		fn(&o)
-	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	return o
+type transportConfig struct {
+	limits  core.Limits
+	client  *http.Client
+	user    string
+	pass    string
+	hasUser bool
 }
+
+type serverConfig struct {
+	log *slog.Logger
+}
+
+func newHandlerConfig(opts []HandlerOption) handlerConfig {
+	c := handlerConfig{realm: DefaultRealm}
+	for _, o := range opts {
+		o.applyHandler(&c)
+	}
+	c.log = orDiscard(c.log)
+	if c.check != nil {
+		c.auth = &basicAuth{realm: c.realm, check: c.check}
+	}
+	return c
+}
+
+func newTransportConfig(opts []TransportOption) transportConfig {
+	c := transportConfig{}
+	for _, o := range opts {
+		o.applyTransport(&c)
+	}
+	return c
+}
+
+func newServerConfig(opts []ServerOption) serverConfig {
+	c := serverConfig{}
+	for _, o := range opts {
+		o.applyServer(&c)
+	}
+	c.log = orDiscard(c.log)
+	return c
+}
+
+func orDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
+
+type handlerOptionFunc func(*handlerConfig)
+
+func (f handlerOptionFunc) applyHandler(c *handlerConfig) { f(c) }
+
+type transportOptionFunc func(*transportConfig)
+
+func (f transportOptionFunc) applyTransport(c *transportConfig) { f(c) }
+
+type limitsOption struct{ l core.Limits }
+
+func (o limitsOption) applyHandler(c *handlerConfig)     { c.limits = o.l }
+func (o limitsOption) applyTransport(c *transportConfig) { c.limits = o.l }
 
 // WithLimits bounds what is read: the request envelope (NewHandler) or the
 // reply envelope (NewTransport). The zero Limits is core.DefaultLimits.
-func WithLimits(l core.Limits) Option { return func(o *options) { o.limits = l } }
+func WithLimits(l core.Limits) ReadOption { return limitsOption{l} }
 
-// WithLogger logs refusals, handler panics and write failures (NewHandler)
-// and net/http's own errors (NewServer). The default discards.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+type loggerOption struct{ l *slog.Logger }
 
-// WithBasicAuth makes NewHandler require HTTP Basic authentication on every
+func (o loggerOption) applyHandler(c *handlerConfig) { c.log = o.l }
+func (o loggerOption) applyServer(c *serverConfig)   { c.log = o.l }
+
+// WithLogger logs a handler's refusals, panics and write failures, and a
+// server's net/http errors. The default discards.
+func WithLogger(l *slog.Logger) LogOption { return loggerOption{l} }
+
+// WithAuth makes the handler require HTTP Basic authentication on every
 // request: check is called with the decoded user name and password and
-// reports whether they are right. Missing, malformed or rejected credentials
-// are answered 401 with WWW-Authenticate: Basic realm="realm". The
-// authenticated user is available to handlers through UserFromContext and
-// in the Meta key "http.user". StaticCredentials is a ready-made check.
-func WithBasicAuth(realm string, check func(ctx context.Context, user, pass string) bool) Option {
-	return func(o *options) { o.auth = &basicAuth{realm: realm, check: check} }
+// reports whether they are right. Missing, malformed or rejected
+// credentials are answered 401 with WWW-Authenticate: Basic realm= the
+// realm (DefaultRealm, or WithRealm's). The authenticated user is available
+// to handlers through UserFromContext and in the Meta key "http.user".
+// StaticCredentials is a ready-made check.
+func WithAuth(check func(ctx context.Context, user, pass string) bool) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.check = check })
+}
+
+// DefaultRealm is the realm of WithAuth's challenge unless WithRealm sets
+// another.
+const DefaultRealm = "soapwire"
+
+// WithRealm sets the realm of WithAuth's challenge (default DefaultRealm;
+// "" keeps it). Without WithAuth it changes nothing.
+func WithRealm(realm string) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) {
+		if realm != "" {
+			c.realm = realm
+		}
+	})
 }
 
 // GetFunc answers a GET request (the SOAP 1.2 SOAP Response MEP): it returns
@@ -62,30 +149,36 @@ func WithBasicAuth(realm string, check func(ctx context.Context, user, pass stri
 // text/xml.
 type GetFunc func(ctx context.Context, r *http.Request) (*core.Message, error)
 
-// WithGet makes NewHandler answer GET requests with fn (besides "?wsdl").
-func WithGet(fn GetFunc) Option { return func(o *options) { o.get = fn } }
+// WithGet makes the handler answer GET requests with fn (besides "?wsdl").
+func WithGet(fn GetFunc) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.get = fn })
+}
 
-// WithDescriber makes NewHandler answer "GET ?wsdl" with d's WSDL. It is only
-// needed when the handler given to NewHandler is not itself a Describer (it
-// wraps one, in a Node or a middleware chain).
-func WithDescriber(d Describer) Option { return func(o *options) { o.describer = d } }
+// WithDescriber makes the handler answer "GET ?wsdl" with d's WSDL. It is
+// only needed when the handler given to NewHandler is not itself a
+// Describer (it wraps one, in a Node or a middleware chain).
+func WithDescriber(d Describer) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.describer = d })
+}
 
-// WithPublicURL sets the base of the service address written into `?wsdl`
-// (NewHandler): the address becomes base followed by the request's path,
-// instead of the scheme and Host the request arrived with. Use it behind a
-// reverse proxy that terminates TLS or rewrites the host, e.g.
+// WithPublicURL sets the base of the service address written into `?wsdl`:
+// the address becomes base followed by the request's path, instead of the
+// scheme and Host the request arrived with. Use it behind a reverse proxy
+// that terminates TLS or rewrites the host, e.g.
 // WithPublicURL("https://soap.example.org"); when the proxy strips a path
 // prefix, include it: "https://example.org/soap". The request's own headers
 // (X-Forwarded-*) are never trusted for this.
-func WithPublicURL(base string) Option {
-	return func(o *options) { o.publicURL = strings.TrimSuffix(base, "/") }
+func WithPublicURL(base string) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.publicURL = strings.TrimSuffix(base, "/") })
 }
 
-// WithClient makes NewTransport send through c instead of its own client
+// WithClient makes the transport send through hc instead of its own client
 // (whose connection pool keeps up to 64 idle connections to the host).
-func WithClient(c *http.Client) Option { return func(o *options) { o.client = c } }
+func WithClient(hc *http.Client) TransportOption {
+	return transportOptionFunc(func(c *transportConfig) { c.client = hc })
+}
 
-// WithCredentials makes NewTransport send HTTP Basic credentials.
-func WithCredentials(user, pass string) Option {
-	return func(o *options) { o.user, o.pass, o.hasUser = user, pass, true }
+// WithCredentials makes the transport send HTTP Basic credentials.
+func WithCredentials(user, pass string) TransportOption {
+	return transportOptionFunc(func(c *transportConfig) { c.user, c.pass, c.hasUser = user, pass, true })
 }

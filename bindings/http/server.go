@@ -23,8 +23,8 @@ const (
 // request headers bounded to 64 KiB. net/http's own errors go to the
 // WithLogger logger (discarded by default). Adjust the fields before
 // serving if these do not fit.
-func NewServer(addr string, h http.Handler, opts ...Option) *http.Server {
-	o := newOptions(opts)
+func NewServer(addr string, h http.Handler, opts ...ServerOption) *http.Server {
+	o := newServerConfig(opts)
 	return &http.Server{
 		Addr:              addr,
 		Handler:           h,

@@ -19,7 +19,7 @@ type Transport struct {
 	url    string
 	client *http.Client
 	own    *http.Transport
-	o      options
+	o      transportConfig
 }
 
 var (
@@ -27,10 +27,9 @@ var (
 	_ core.Sender       = (*Transport)(nil)
 )
 
-// NewTransport returns a Transport posting to url. Options: WithClient,
-// WithCredentials, WithLimits (on replies).
-func NewTransport(url string, opts ...Option) *Transport {
-	t := &Transport{url: url, o: newOptions(opts)}
+// NewTransport returns a Transport posting to url.
+func NewTransport(url string, opts ...TransportOption) *Transport {
+	t := &Transport{url: url, o: newTransportConfig(opts)}
 	t.client = t.o.client
 	if t.client == nil {
 		t.own = http.DefaultTransport.(*http.Transport).Clone()

@@ -48,24 +48,24 @@ func TestTransportWithClient(t *testing.T) {
 	assert.Equal(t, int64(1), conns.Load(), "and reused its keep-alive connection")
 }
 
-// TestTransportBasicAuth: WithCredentials against a WithBasicAuth server;
+// TestTransportBasicAuth: WithCredentials against a WithAuth server;
 // refused credentials come back as the server's 401 fault.
 func TestTransportBasicAuth(t *testing.T) {
 	srv := serve(t, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		user, _ := soaphttp.UserFromContext(ctx)
 		m.Action = user // echo reports the action: here, the user the handler saw
 		return echo(ctx, m)
-	}), soaphttp.WithBasicAuth("svc", soaphttp.StaticCredentials(map[string]string{"alice": "pw"})))
+	}), soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"alice": "pw"})))
 	tests := []struct {
 		name    string
-		opts    []soaphttp.Option
+		opts    []soaphttp.TransportOption
 		version core.Version
 		ok      bool
 	}{
-		{"1.1 right credentials", []soaphttp.Option{soaphttp.WithCredentials("alice", "pw")}, core.V11, true},
-		{"1.2 right credentials", []soaphttp.Option{soaphttp.WithCredentials("alice", "pw")}, core.V12, true},
-		{"1.1 wrong password", []soaphttp.Option{soaphttp.WithCredentials("alice", "nope")}, core.V11, false},
-		{"1.2 wrong password", []soaphttp.Option{soaphttp.WithCredentials("alice", "nope")}, core.V12, false},
+		{"1.1 right credentials", []soaphttp.TransportOption{soaphttp.WithCredentials("alice", "pw")}, core.V11, true},
+		{"1.2 right credentials", []soaphttp.TransportOption{soaphttp.WithCredentials("alice", "pw")}, core.V12, true},
+		{"1.1 wrong password", []soaphttp.TransportOption{soaphttp.WithCredentials("alice", "nope")}, core.V11, false},
+		{"1.2 wrong password", []soaphttp.TransportOption{soaphttp.WithCredentials("alice", "nope")}, core.V12, false},
 		{"1.1 no credentials", nil, core.V11, false},
 		{"1.2 no credentials", nil, core.V12, false},
 	}

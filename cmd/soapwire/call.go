@@ -332,7 +332,7 @@ func buildCall(v core.Version, info *opInfo, op string, args []arg) (*core.Messa
 // callTransport returns the RoundTripper for target.
 func callTransport(target string, isHTTP bool, f *callFlags, log *slog.Logger) (core.RoundTripper, func(), error) {
 	if isHTTP {
-		var opts []soaphttp.Option
+		var opts []soaphttp.TransportOption
 		if f.http.user != "" {
 			opts = append(opts, soaphttp.WithCredentials(f.http.user, f.http.password))
 		}

@@ -117,7 +117,7 @@ func (o *outbox) addNATS(nc *nats.Conn, own bool, log *slog.Logger) {
 
 // addHTTP routes http:// and https:// addresses to a Transport.
 func (o *outbox) addHTTP(s httpSettings) {
-	var opts []soaphttp.Option
+	var opts []soaphttp.TransportOption
 	if s.user != "" {
 		opts = append(opts, soaphttp.WithCredentials(s.user, s.password))
 	}

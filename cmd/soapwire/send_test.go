@@ -215,7 +215,7 @@ func TestSendProgress(t *testing.T) {
 // TestSendRefusals: what cannot be sent fails with a clear message and the
 // right exit code, and nothing arrives.
 func TestSendRefusals(t *testing.T) {
-	sink := startHTTPSink(t, soaphttp.WithBasicAuth("shop", soaphttp.StaticCredentials(map[string]string{"shop": "s3cret"})))
+	sink := startHTTPSink(t, soaphttp.WithRealm("shop"), soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"shop": "s3cret"})))
 	ftp := startFTPSink(t)
 	good := writeFile(t, "order.xml", order)
 	for _, tc := range []struct {

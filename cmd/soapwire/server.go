@@ -270,9 +270,10 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	if err != nil {
 		return "", nil, fmt.Errorf("http.listen: %w", err)
 	}
-	opts := []soaphttp.Option{soaphttp.WithLogger(s.log.With(slog.String("binding", "http"))), soaphttp.WithLimits(s.cfg.limits())}
+	log := s.log.With(slog.String("binding", "http"))
+	opts := []soaphttp.HandlerOption{soaphttp.WithLogger(log), soaphttp.WithLimits(s.cfg.limits())}
 	if a := h.BasicAuth; a != nil {
-		opts = append(opts, soaphttp.WithBasicAuth("soapwire", soaphttp.StaticCredentials(map[string]string{a.User: a.password()})))
+		opts = append(opts, soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{a.User: a.password()})))
 	}
 	path := h.Path
 	if path == "" {
@@ -280,7 +281,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	}
 	mux := http.NewServeMux()
 	mux.Handle(path, soaphttp.NewHandler(s.handler(h.Handler, "http"), opts...))
-	srv := soaphttp.NewServer(l.Addr().String(), mux, opts...)
+	srv := soaphttp.NewServer(l.Addr().String(), mux, soaphttp.WithLogger(log))
 	wg.Go(func() {
 		if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
 			fail("http", err)

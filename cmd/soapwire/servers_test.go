@@ -63,7 +63,7 @@ type httpSink struct {
 	got chan got
 }
 
-func startHTTPSink(t *testing.T, opts ...soaphttp.Option) *httpSink {
+func startHTTPSink(t *testing.T, opts ...soaphttp.HandlerOption) *httpSink {
 	t.Helper()
 	s := &httpSink{got: make(chan got, 16)}
 	srv := httptest.NewServer(soaphttp.NewHandler(core.HandlerFunc(func(_ context.Context, m *core.Message) (*core.Message, error) {

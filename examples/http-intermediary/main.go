@@ -66,7 +66,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	for _, c := range calls {
 		fmt.Fprintf(w, "client: calling greet %s\n", c.what)
-		var opts []soaphttp.Option
+		var opts []soaphttp.TransportOption
 		if c.user != "" {
 			opts = append(opts, soaphttp.WithCredentials(c.user, c.pass))
 		}
@@ -110,7 +110,7 @@ type identity struct {
 }
 
 // authProxy is the intermediary: NewHandler checks HTTP Basic credentials
-// (WithBasicAuth refuses a wrong or missing password with 401 and a
+// (WithAuth refuses a wrong or missing password with 401 and a
 // "Client Error" fault before anything is read); for a caller it lets in,
 // the proxy inserts an identity block, mandatory for the final service, and
 // the Node forwards the message through next.
@@ -135,7 +135,7 @@ func authProxy(w io.Writer, users map[string]string, next core.RoundTripper) htt
 		fmt.Fprintf(w, "proxy: %s authenticated; identity inserted, forwarding\n", user)
 		return node.ServeSOAP(ctx, m)
 	})
-	return soaphttp.NewHandler(h, soaphttp.WithBasicAuth("example", check))
+	return soaphttp.NewHandler(h, soaphttp.WithAuth(check), soaphttp.WithRealm("example"))
 }
 
 type identityKey struct{}
