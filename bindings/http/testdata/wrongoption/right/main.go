@@ -1,7 +1,6 @@
-// Command wrongoption gives each constructor of bindings/http the options it
-// takes: it compiles. TestWrongOptionDoesNotCompile builds it alone, then
-// with each wrong_*.go file, whose one line gives a constructor an option
-// of another, and which must not compile.
+// Command right gives each constructor of bindings/http every option it
+// takes: it compiles (TestWrongOptionDoesNotCompile), so the refusals of the
+// programs beside it come from their one wrong option.
 package main
 
 import (
