@@ -34,18 +34,18 @@ func ParseAddress(addr string) (Address, error) {
 	s := addr
 	if i := strings.IndexByte(s, ':'); i >= 0 {
 		if !strings.EqualFold(s[:i], Scheme) {
-			return Address{}, fmt.Errorf("%w %q: the scheme is not nats", ErrBadAddress, addr)
+			return Address{}, fmt.Errorf("%w %q: the scheme is not nats", ErrAddress, addr)
 		}
 		s = s[i+1:]
 	}
 	if strings.HasPrefix(s, "//") {
-		return Address{}, fmt.Errorf("%w %q: write nats:subject (the connection names the server, the address only the subject)", ErrBadAddress, addr)
+		return Address{}, fmt.Errorf("%w %q: write nats:subject (the connection names the server, the address only the subject)", ErrAddress, addr)
 	}
 	var a Address
 	subject, query, hasQuery := strings.Cut(s, "?")
 	a.Subject = subject
 	if err := checkSubject(subject, true); err != nil {
-		return Address{}, fmt.Errorf("%w %q: %v", ErrBadAddress, addr, err)
+		return Address{}, fmt.Errorf("%w %q: %v", ErrAddress, addr, err)
 	}
 	if hasQuery {
 		for _, kv := range strings.Split(query, "&") {
@@ -53,13 +53,13 @@ func ParseAddress(addr string) (Address, error) {
 			switch {
 			case k == "stream" && a.Stream == "":
 				if err := checkStreamName(v); err != nil {
-					return Address{}, fmt.Errorf("%w %q: %v", ErrBadAddress, addr, err)
+					return Address{}, fmt.Errorf("%w %q: %v", ErrAddress, addr, err)
 				}
 				a.Stream = v
 			case k == "stream":
-				return Address{}, fmt.Errorf("%w %q: stream given twice", ErrBadAddress, addr)
+				return Address{}, fmt.Errorf("%w %q: stream given twice", ErrAddress, addr)
 			default:
-				return Address{}, fmt.Errorf("%w %q: unknown parameter %q (only stream=NAME)", ErrBadAddress, addr, k)
+				return Address{}, fmt.Errorf("%w %q: unknown parameter %q (only stream=NAME)", ErrAddress, addr, k)
 			}
 		}
 	}
@@ -92,7 +92,7 @@ func destination(addr string) (Address, error) {
 		return Address{}, err
 	}
 	if a.Pattern() {
-		return Address{}, fmt.Errorf("%w %q: a wildcard subject cannot be sent to", ErrBadAddress, addr)
+		return Address{}, fmt.Errorf("%w %q: a wildcard subject cannot be sent to", ErrAddress, addr)
 	}
 	return a, nil
 }

@@ -39,7 +39,7 @@ func TestParseAddress(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			a, err := soapnats.ParseAddress(tt.in)
 			if tt.err != "" {
-				require.ErrorIs(t, err, soapnats.ErrBadAddress)
+				require.ErrorIs(t, err, soapnats.ErrAddress)
 				assert.ErrorContains(t, err, tt.err)
 				return
 			}

@@ -38,7 +38,7 @@ func TestJetStreamConformance(t *testing.T) {
 	var n atomic.Int64
 	var mu sync.Mutex
 	durables := map[string]string{}
-	opts := []soapnats.Option{soapnats.WithAckWait(2 * time.Second), soapnats.WithBackoff(20*time.Millisecond, 100*time.Millisecond)}
+	opts := []soapnats.ReceiverOption{soapnats.WithAckWait(2 * time.Second), soapnats.WithBackoff(20*time.Millisecond, 100*time.Millisecond)}
 	f := coretest.Features{
 		Redelivery:   true,
 		Ordered:      true,

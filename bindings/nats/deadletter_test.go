@@ -182,7 +182,7 @@ func TestRefusedOnArrivalDeadLetters(t *testing.T) {
 // dead-letters it on arrival instead of handing it out again.
 func TestCrashLoopDeadLetters(t *testing.T) {
 	s, nc := ordersServer(t)
-	opts := []soapnats.Option{soapnats.WithMaxDeliveries(1), soapnats.WithAckWait(500 * time.Millisecond)}
+	opts := []soapnats.ReceiverOption{soapnats.WithMaxDeliveries(1), soapnats.WithAckWait(500 * time.Millisecond)}
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
 	m := doc(core.V12, "", "poison")

@@ -86,7 +86,7 @@ func Decode(msg *nats.Msg, lim core.Limits) (*core.Message, error) {
 // nc.MaxPayload(); 0 for no check) is refused with ErrTooLarge.
 func Encode(m *core.Message, subject string, maxPayload int64) (*nats.Msg, error) {
 	if err := checkSubject(subject, false); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadAddress, err)
+		return nil, fmt.Errorf("%w: %v", ErrAddress, err)
 	}
 	o := &outgoing{hdr: make(nats.Header, 4), once: true}
 	return encode(o, m, subject, Scheme+":"+subject, maxPayload)

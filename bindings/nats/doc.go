@@ -1,7 +1,7 @@
 // Package nats carries SOAP 1.1 and 1.2 envelopes over NATS
 // (github.com/nats-io/nats.go): request-reply served by queue groups, so any
 // number of instances share the load, one-way publishes, and durable
-// document delivery with JetStream. RunServer starts an embedded
+// document delivery with JetStream. StartServer starts an embedded
 // nats-server for examples and tests; everything else works the same on
 // any NATS server or cluster.
 //

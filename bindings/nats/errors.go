@@ -12,8 +12,9 @@ var (
 	// ErrNoResponders: nothing subscribes to the request's subject. It is in
 	// the chain of a *NoRespondersError, never in that of a timeout.
 	ErrNoResponders = errors.New("nats: no responders")
-	// ErrBadAddress: an address is not a valid nats: address.
-	ErrBadAddress = errors.New("nats: bad address")
+	// ErrAddress: an address is not a valid nats: address, or a listen
+	// address not "host:port".
+	ErrAddress = errors.New("nats: bad address")
 	// ErrNoDestination: the message has no nats: To and the Transport or
 	// Publisher no default subject.
 	ErrNoDestination = errors.New("nats: no destination subject")

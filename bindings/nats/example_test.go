@@ -15,12 +15,12 @@ import (
 // Serve a core.Handler on a NATS subject and call it with a Transport, in
 // both SOAP versions, through an embedded server.
 func Example() {
-	srv, err := soapnats.RunServer("") // JetStream in a temporary folder
+	srv, err := soapnats.StartServer("") // JetStream in a temporary folder
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer srv.Shutdown()
+	defer srv.Close()
 	nc, err := srv.Connect()
 	if err != nil {
 		fmt.Println(err)
@@ -72,12 +72,12 @@ func Example() {
 // Nothing subscribes to the subject: RoundTrip fails at once with
 // ErrNoResponders, not after its deadline.
 func ExampleTransport_RoundTrip_noResponders() {
-	srv, err := soapnats.RunServer("")
+	srv, err := soapnats.StartServer("")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer srv.Shutdown()
+	defer srv.Close()
 	nc, err := srv.Connect()
 	if err != nil {
 		fmt.Println(err)
@@ -98,12 +98,12 @@ func ExampleTransport_RoundTrip_noResponders() {
 // stream, a Receiver on a durable consumer gets it, and core.Serve would
 // Ack it after processing.
 func Example_jetStream() {
-	srv, err := soapnats.RunServer("")
+	srv, err := soapnats.StartServer("")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer srv.Shutdown()
+	defer srv.Close()
 	nc, err := srv.Connect()
 	if err != nil {
 		fmt.Println(err)

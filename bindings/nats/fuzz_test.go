@@ -101,8 +101,8 @@ func FuzzParseAddress(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := soapnats.ParseAddress(s)
 		if err != nil {
-			if !errors.Is(err, soapnats.ErrBadAddress) {
-				t.Fatalf("error without ErrBadAddress: %v", err)
+			if !errors.Is(err, soapnats.ErrAddress) {
+				t.Fatalf("error without ErrAddress: %v", err)
 			}
 			return
 		}

@@ -26,9 +26,9 @@ const (
 // startServer runs an embedded server for the test.
 func startServer(t testing.TB, opts ...soapnats.ServerOption) *soapnats.Server {
 	t.Helper()
-	s, err := soapnats.RunServer(t.TempDir(), opts...)
+	s, err := soapnats.StartServer(t.TempDir(), opts...)
 	require.NoError(t, err)
-	t.Cleanup(s.Shutdown)
+	t.Cleanup(func() { require.NoError(t, s.Close()) })
 	return s
 }
 
@@ -42,7 +42,7 @@ func connect(t testing.TB, s *soapnats.Server, opts ...nats.Option) *nats.Conn {
 }
 
 // subscribe serves h on subject until the test ends.
-func subscribe(t testing.TB, nc *nats.Conn, subject string, h core.Handler, opts ...soapnats.Option) *soapnats.Subscription {
+func subscribe(t testing.TB, nc *nats.Conn, subject string, h core.Handler, opts ...soapnats.SubscribeOption) *soapnats.Subscription {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sub, err := soapnats.Subscribe(ctx, nc, subject, h, opts...)
@@ -166,7 +166,7 @@ func createStream(t testing.TB, nc *nats.Conn, name string, file bool, subjects 
 }
 
 // newReceiver opens a Receiver, closed when the test ends.
-func newReceiver(t testing.TB, nc *nats.Conn, addr, durable string, opts ...soapnats.Option) *soapnats.Receiver {
+func newReceiver(t testing.TB, nc *nats.Conn, addr, durable string, opts ...soapnats.ReceiverOption) *soapnats.Receiver {
 	t.Helper()
 	r, err := soapnats.NewReceiver(testCtx(t), nc, addr, durable, opts...)
 	require.NoError(t, err)

@@ -152,7 +152,7 @@ func TestJetStreamRefusals(t *testing.T) {
 		{"no stream captures the subject", doc(core.V12, "nats:nowhere.new", "x"), soapnats.ErrNoStream, "nowhere.new"},
 		{"subject of another stream", doc(core.V12, "nats:other.new?stream=ORDERS", "x"), nil, "stream"},
 		{"no destination", doc(core.V12, "", "x"), soapnats.ErrNoDestination, ""},
-		{"pattern", doc(core.V12, "nats:orders.*?stream=ORDERS", "x"), soapnats.ErrBadAddress, ""},
+		{"pattern", doc(core.V12, "nats:orders.*?stream=ORDERS", "x"), soapnats.ErrAddress, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,16 +176,16 @@ func TestReceiverSetupRefusals(t *testing.T) {
 	_, nc := ordersServer(t)
 	tests := []struct {
 		name, addr, durable string
-		opts                []soapnats.Option
+		opts                []soapnats.ReceiverOption
 		err                 error
 		text                string
 	}{
 		{"no stream for the subject", "nats:nowhere.>", "a", nil, soapnats.ErrNoStream, "nowhere.>"},
-		{"no stream for the dead letters", "nats:orders.>", "b", []soapnats.Option{soapnats.WithDeadLetter("graveyard.b")}, soapnats.ErrNoStream, "graveyard.b"},
-		{"dead letters received again", "nats:orders.>", "c", []soapnats.Option{soapnats.WithDeadLetter("orders.dead")}, soapnats.ErrBadAddress, "orders.dead"},
+		{"no stream for the dead letters", "nats:orders.>", "b", []soapnats.ReceiverOption{soapnats.WithDeadLetter("graveyard.b")}, soapnats.ErrNoStream, "graveyard.b"},
+		{"dead letters received again", "nats:orders.>", "c", []soapnats.ReceiverOption{soapnats.WithDeadLetter("orders.dead")}, soapnats.ErrAddress, "orders.dead"},
 		{"bad durable name", "nats:orders.>", "a.b", nil, nil, "durable"},
-		{"bad address", "http://x", "d", nil, soapnats.ErrBadAddress, ""},
-		{"bad dead-letter subject", "nats:orders.>", "e", []soapnats.Option{soapnats.WithDeadLetter("a..b")}, soapnats.ErrBadAddress, ""},
+		{"bad address", "http://x", "d", nil, soapnats.ErrAddress, ""},
+		{"bad dead-letter subject", "nats:orders.>", "e", []soapnats.ReceiverOption{soapnats.WithDeadLetter("a..b")}, soapnats.ErrAddress, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestDocumentSurvivesConsumerRestart(t *testing.T) {
 		require.NoError(t, pub.Send(testCtx(t), m))
 		sent = append(sent, m)
 	}
-	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
+	opts := []soapnats.ReceiverOption{soapnats.WithAckWait(time.Second)}
 
 	// The first process acks one document, holds another, and dies.
 	nc1, err := s.Connect()
@@ -272,7 +272,7 @@ func TestAckRecyclesUnreadBody(t *testing.T) {
 // server on the same folder and port; a connection reconnects by itself.
 func TestDocumentSurvivesServerRestart(t *testing.T) {
 	dir := t.TempDir()
-	s1, err := soapnats.RunServer(dir)
+	s1, err := soapnats.StartServer(dir)
 	require.NoError(t, err)
 	port := s1.URL()[strings.LastIndexByte(s1.URL(), ':')+1:]
 	nc, err := nats.Connect(s1.URL(), nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
@@ -287,13 +287,11 @@ func TestDocumentSurvivesServerRestart(t *testing.T) {
 	r, err := soapnats.NewReceiver(testCtx(t), connect(t, s1), "nats:orders.new", "archive")
 	require.NoError(t, err)
 	require.NoError(t, r.Close())
-	s1.Shutdown()
+	require.NoError(t, s1.Close())
 
-	p, err := strconv.Atoi(port)
+	s2, err := soapnats.StartServer(dir, soapnats.WithListenAddr("127.0.0.1:"+port))
 	require.NoError(t, err)
-	s2, err := soapnats.RunServer(dir, soapnats.WithPort(p))
-	require.NoError(t, err)
-	t.Cleanup(s2.Shutdown)
+	t.Cleanup(func() { assert.NoError(t, s2.Close()) })
 	require.Eventually(t, nc.IsConnected, 10*time.Second, 20*time.Millisecond, "the publisher's connection reconnects")
 	after := doc(core.V12, "", "after the restart")
 	require.NoError(t, pub.Send(testCtx(t), after))
@@ -322,7 +320,7 @@ func TestSlowHandlerKeepsItsMessage(t *testing.T) {
 	s, nc := ordersServer(t)
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
-	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
+	opts := []soapnats.ReceiverOption{soapnats.WithAckWait(time.Second)}
 	r1 := newReceiver(t, connect(t, s), "nats:orders.new", "slow", opts...)
 	r2 := newReceiver(t, connect(t, s), "nats:orders.new", "slow", opts...)
 	m := doc(core.V12, "", "slow")
@@ -341,7 +339,7 @@ func TestWaitingMessageKeptInProgress(t *testing.T) {
 	s, nc := ordersServer(t)
 	pub, err := soapnats.NewPublisher(nc, "orders.new")
 	require.NoError(t, err)
-	opts := []soapnats.Option{soapnats.WithAckWait(time.Second)}
+	opts := []soapnats.ReceiverOption{soapnats.WithAckWait(time.Second)}
 	r1 := newReceiver(t, connect(t, s), "nats:orders.new", "idle", opts...)
 	m := doc(core.V12, "", "waiting")
 	require.NoError(t, pub.Send(testCtx(t), m))
@@ -412,7 +410,7 @@ func TestCloseGivesBackPrefetched(t *testing.T) {
 	for i := range n {
 		require.NoError(t, pub.Send(testCtx(t), doc(core.V11, "", strconv.Itoa(i))))
 	}
-	opts := []soapnats.Option{soapnats.WithAckWait(2 * time.Second), soapnats.WithPrefetch(8), soapnats.WithMaxDeliveries(2)}
+	opts := []soapnats.ReceiverOption{soapnats.WithAckWait(2 * time.Second), soapnats.WithPrefetch(8), soapnats.WithMaxDeliveries(2)}
 	r1, err := soapnats.NewReceiver(testCtx(t), connect(t, s), "nats:orders.new", "prefetch", opts...)
 	require.NoError(t, err)
 	d := receive(t, r1)

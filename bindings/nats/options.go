@@ -7,16 +7,59 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// Option configures Subscribe, NewTransport, NewPublisher and NewReceiver.
-// Each option says which of them it applies to; the others ignore it.
-type Option func(*options)
+// SubscribeOption configures Subscribe.
+type SubscribeOption interface{ applySubscribe(*subscribeConfig) }
 
-type options struct {
+// TransportOption configures NewTransport.
+type TransportOption interface{ applyTransport(*transportConfig) }
+
+// PublisherOption configures NewPublisher.
+type PublisherOption interface{ applyPublisher(*publisherConfig) }
+
+// ReceiverOption configures NewReceiver.
+type ReceiverOption interface{ applyReceiver(*receiverConfig) }
+
+// ServerOption configures StartServer.
+type ServerOption interface{ applyServer(*serverConfig) }
+
+// Option is an option of every constructor of the package.
+type Option interface {
+	SubscribeOption
+	TransportOption
+	PublisherOption
+	ReceiverOption
+	ServerOption
+}
+
+// ReadOption is an option of the constructors that read envelopes:
+// Subscribe (requests), NewTransport (replies) and NewReceiver
+// (deliveries).
+type ReadOption interface {
+	SubscribeOption
+	TransportOption
+	ReceiverOption
+}
+
+type subscribeConfig struct {
+	limits      core.Limits
+	log         *slog.Logger
+	queue       string
+	concurrency int
+}
+
+type transportConfig struct {
+	limits  core.Limits
+	log     *slog.Logger // its Publisher's, for JetStream destinations
+	timeout time.Duration
+}
+
+type publisherConfig struct {
+	log *slog.Logger
+}
+
+type receiverConfig struct {
 	limits        core.Limits
 	log           *slog.Logger
-	queue         string
-	concurrency   int
-	timeout       time.Duration
 	ackWait       time.Duration
 	maxDeliveries int
 	backoffFirst  time.Duration
@@ -25,123 +68,196 @@ type options struct {
 	prefetch      int
 }
 
-// Defaults of the options.
-const (
-	DefaultQueue         = "soapwire"       // the queue group Subscribe joins
-	DefaultConcurrency   = 128              // requests one Subscription handles at once
-	DefaultTimeout       = 60 * time.Second // a request whose ctx has no deadline
-	DefaultAckWait       = 30 * time.Second // the durable consumer's AckWait
-	DefaultMaxDeliveries = 5                // deliveries before a message is dead-lettered
-	DefaultBackoff       = time.Second      // the delay before the first redelivery
-	DefaultBackoffMax    = time.Minute      // the longest delay between redeliveries
-	DefaultPrefetch      = 16               // messages a Receiver pulls ahead
-)
+func newSubscribeConfig(opts []SubscribeOption) subscribeConfig {
+	c := subscribeConfig{queue: DefaultQueue, concurrency: DefaultConcurrency}
+	for _, o := range opts {
+		o.applySubscribe(&c)
+	}
+	c.log = orDiscard(c.log)
+	return c
+}
 
-func newOptions(opts []Option) options {
-	o := options{
-		queue:         DefaultQueue,
-		concurrency:   DefaultConcurrency,
-		timeout:       DefaultTimeout,
+func newTransportConfig(opts []TransportOption) transportConfig {
+	c := transportConfig{timeout: DefaultTimeout}
+	for _, o := range opts {
+		o.applyTransport(&c)
+	}
+	c.log = orDiscard(c.log)
+	return c
+}
+
+func newPublisherConfig(opts []PublisherOption) publisherConfig {
+	c := publisherConfig{}
+	for _, o := range opts {
+		o.applyPublisher(&c)
+	}
+	c.log = orDiscard(c.log)
+	return c
+}
+
+func newReceiverConfig(opts []ReceiverOption) receiverConfig {
+	c := receiverConfig{
 		ackWait:       DefaultAckWait,
 		maxDeliveries: DefaultMaxDeliveries,
 		backoffFirst:  DefaultBackoff,
 		backoffMax:    DefaultBackoffMax,
 		prefetch:      DefaultPrefetch,
 	}
-	for _, fn := range opts {
-		fn(&o)
+	for _, o := range opts {
+		o.applyReceiver(&c)
 	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	return o
+	c.log = orDiscard(c.log)
+	return c
 }
 
+func orDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
+
+type subscribeOptionFunc func(*subscribeConfig)
+
+func (f subscribeOptionFunc) applySubscribe(c *subscribeConfig) { f(c) }
+
+type transportOptionFunc func(*transportConfig)
+
+func (f transportOptionFunc) applyTransport(c *transportConfig) { f(c) }
+
+type receiverOptionFunc func(*receiverConfig)
+
+func (f receiverOptionFunc) applyReceiver(c *receiverConfig) { f(c) }
+
+type loggerOption struct{ l *slog.Logger }
+
+func (o loggerOption) applySubscribe(c *subscribeConfig) { c.log = o.l }
+func (o loggerOption) applyTransport(c *transportConfig) { c.log = o.l }
+func (o loggerOption) applyPublisher(c *publisherConfig) { c.log = o.l }
+func (o loggerOption) applyReceiver(c *receiverConfig)   { c.log = o.l }
+func (o loggerOption) applyServer(c *serverConfig)       { c.log = o.l }
+
 // WithLogger logs refusals, faults with nowhere to go, dropped replies,
-// redeliveries and dead letters (all). The default discards.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+// redeliveries and dead letters, and an embedded server's notices,
+// warnings and errors (no debug or trace). The default discards.
+func WithLogger(l *slog.Logger) Option { return loggerOption{l} }
 
-// WithLimits bounds the envelopes read: requests (Subscribe), replies
-// (Transport) and deliveries (NewReceiver). The zero Limits is
-// core.DefaultLimits; the server's max payload bounds a NATS message anyway.
-func WithLimits(l core.Limits) Option { return func(o *options) { o.limits = l } }
+type limitsOption struct{ l core.Limits }
 
-// WithQueue sets the queue group Subscribe joins (default DefaultQueue).
-// Every subscriber of a subject in the same group shares its requests: each
-// request goes to one of them. "" subscribes outside any group, so every
-// subscriber gets every message.
-func WithQueue(name string) Option { return func(o *options) { o.queue = name } }
+func (o limitsOption) applySubscribe(c *subscribeConfig) { c.limits = o.l }
+func (o limitsOption) applyTransport(c *transportConfig) { c.limits = o.l }
+func (o limitsOption) applyReceiver(c *receiverConfig)   { c.limits = o.l }
+
+// WithLimits bounds the envelopes read: requests, replies or deliveries.
+// The zero Limits is core.DefaultLimits; the server's max payload bounds a
+// NATS message anyway.
+func WithLimits(l core.Limits) ReadOption { return limitsOption{l} }
+
+// DefaultQueue is the queue group Subscribe joins.
+const DefaultQueue = "soapwire"
+
+// WithQueue sets the queue group a subscription joins (default
+// DefaultQueue). Every subscriber of a subject in the same group shares its
+// requests: each request goes to one of them. "" subscribes outside any
+// group, so every subscriber gets every message.
+func WithQueue(name string) SubscribeOption {
+	return subscribeOptionFunc(func(c *subscribeConfig) { c.queue = name })
+}
+
+// DefaultConcurrency is how many requests one Subscription handles at once.
+const DefaultConcurrency = 128
 
 // WithConcurrency sets how many requests one Subscription handles at once
 // (default DefaultConcurrency). Further requests wait in the connection's
 // pending buffer.
-func WithConcurrency(n int) Option {
-	return func(o *options) {
+func WithConcurrency(n int) SubscribeOption {
+	return subscribeOptionFunc(func(c *subscribeConfig) {
 		if n > 0 {
-			o.concurrency = n
+			c.concurrency = n
 		}
-	}
+	})
 }
 
-// WithTimeout bounds a request whose ctx has no deadline (Transport;
-// default DefaultTimeout), so a lost reply never hangs a caller.
-func WithTimeout(d time.Duration) Option {
-	return func(o *options) {
+// DefaultTimeout bounds a request whose ctx has no deadline.
+const DefaultTimeout = 60 * time.Second
+
+// WithTimeout bounds a request whose ctx has no deadline (default
+// DefaultTimeout), so a lost reply never hangs a caller.
+func WithTimeout(d time.Duration) TransportOption {
+	return transportOptionFunc(func(c *transportConfig) {
 		if d > 0 {
-			o.timeout = d
+			c.timeout = d
 		}
-	}
+	})
 }
 
-// WithAckWait sets the durable consumer's AckWait (NewReceiver; default
-// DefaultAckWait): how long the server waits for a delivery to be settled
-// before it redelivers it. The Receiver tells the server a delivery is in
-// progress every AckWait/3 while it is unsettled, so a slow handler does not
-// see its message redelivered.
-func WithAckWait(d time.Duration) Option {
-	return func(o *options) {
+// DefaultAckWait is the durable consumer's AckWait.
+const DefaultAckWait = 30 * time.Second
+
+// WithAckWait sets the durable consumer's AckWait (default DefaultAckWait):
+// how long the server waits for a delivery to be settled before it
+// redelivers it. The Receiver tells the server a delivery is in progress
+// every AckWait/3 while it is unsettled, so a slow handler does not see its
+// message redelivered.
+func WithAckWait(d time.Duration) ReceiverOption {
+	return receiverOptionFunc(func(c *receiverConfig) {
 		if d > 0 {
-			o.ackWait = d
+			c.ackWait = d
 		}
-	}
+	})
 }
+
+// DefaultMaxDeliveries is how many times a message is delivered before it
+// is dead-lettered.
+const DefaultMaxDeliveries = 5
 
 // WithMaxDeliveries sets how many times a message is delivered before a
-// Nack sends it to the dead-letter subject (NewReceiver; default
-// DefaultMaxDeliveries). 1 dead-letters on the first Nack.
-func WithMaxDeliveries(n int) Option {
-	return func(o *options) {
+// Nack sends it to the dead-letter subject (default DefaultMaxDeliveries).
+// 1 dead-letters on the first Nack.
+func WithMaxDeliveries(n int) ReceiverOption {
+	return receiverOptionFunc(func(c *receiverConfig) {
 		if n > 0 {
-			o.maxDeliveries = n
+			c.maxDeliveries = n
 		}
-	}
+	})
 }
 
-// WithBackoff sets the delay before a Nacked message is redelivered
-// (NewReceiver): first after the first delivery, doubling with each further
-// one, never more than max (defaults DefaultBackoff, DefaultBackoffMax).
-func WithBackoff(first, max time.Duration) Option {
-	return func(o *options) {
+// Defaults of WithBackoff.
+const (
+	DefaultBackoff    = time.Second // the delay before the first redelivery
+	DefaultBackoffMax = time.Minute // the longest delay between redeliveries
+)
+
+// WithBackoff sets the delay before a Nacked message is redelivered: first
+// after the first delivery, doubling with each further one, never more than
+// max (defaults DefaultBackoff, DefaultBackoffMax).
+func WithBackoff(first, max time.Duration) ReceiverOption {
+	return receiverOptionFunc(func(c *receiverConfig) {
 		if first > 0 {
-			o.backoffFirst = first
+			c.backoffFirst = first
 		}
 		if max > 0 {
-			o.backoffMax = max
+			c.backoffMax = max
 		}
-	}
+	})
 }
 
 // WithDeadLetter sets the subject a Receiver publishes messages to that
-// cannot be processed (NewReceiver). A stream must capture it: NewReceiver
-// checks. The default is "soapwire.dead." + the durable consumer's name.
-func WithDeadLetter(subject string) Option { return func(o *options) { o.deadLetter = subject } }
+// cannot be processed. A stream must capture it: NewReceiver checks. The
+// default is "soapwire.dead." + the durable consumer's name.
+func WithDeadLetter(subject string) ReceiverOption {
+	return receiverOptionFunc(func(c *receiverConfig) { c.deadLetter = subject })
+}
+
+// DefaultPrefetch is how many messages a Receiver pulls ahead.
+const DefaultPrefetch = 16
 
 // WithPrefetch sets how many messages a Receiver pulls from the server
-// ahead of Receive (NewReceiver; default DefaultPrefetch).
-func WithPrefetch(n int) Option {
-	return func(o *options) {
+// ahead of Receive (default DefaultPrefetch).
+func WithPrefetch(n int) ReceiverOption {
+	return receiverOptionFunc(func(c *receiverConfig) {
 		if n > 0 {
-			o.prefetch = n
+			c.prefetch = n
 		}
-	}
+	})
 }

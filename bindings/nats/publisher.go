@@ -21,7 +21,7 @@ type Publisher struct {
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	def  Address
-	o    options
+	o    publisherConfig
 	outs outgoings
 	max  payloadLimit
 }
@@ -32,9 +32,9 @@ var _ core.Sender = (*Publisher)(nil)
 // subject or a "nats:" address, "" for none): a message goes to its To when
 // that is a nats: address, else to it. A stream named in the address
 // ("?stream=ORDERS") is checked by the server: the subject must belong to
-// it. Options: WithLogger.
-func NewPublisher(nc *nats.Conn, to string, opts ...Option) (*Publisher, error) {
-	p := &Publisher{nc: nc, o: newOptions(opts), max: payloadLimit{nc: nc}}
+// it.
+func NewPublisher(nc *nats.Conn, to string, opts ...PublisherOption) (*Publisher, error) {
+	p := &Publisher{nc: nc, o: newPublisherConfig(opts), max: payloadLimit{nc: nc}}
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {

@@ -191,7 +191,7 @@ func TestConcurrencyGrows(t *testing.T) {
 				}
 				return echo(ctx, m)
 			})
-			var opts []soapnats.Option
+			var opts []soapnats.SubscribeOption
 			if tc.concurrency > 0 {
 				opts = append(opts, soapnats.WithConcurrency(tc.concurrency))
 			}

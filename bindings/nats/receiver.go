@@ -35,7 +35,7 @@ type Receiver struct {
 	durable string
 	filter  string
 	dead    string
-	o       options
+	o       receiverConfig
 
 	msgs       chan jetstream.Msg
 	closed     chan struct{}
@@ -60,10 +60,8 @@ var _ core.Receiver = (*Receiver)(nil)
 // explicitly, with WithAckWait; it never gives up on a message itself (the
 // Receiver dead-letters). The dead-letter subject (WithDeadLetter, default
 // "soapwire.dead." + durable) must be captured by a stream, which
-// NewReceiver checks. ctx bounds the setup only. Options: WithAckWait,
-// WithMaxDeliveries, WithBackoff, WithDeadLetter, WithPrefetch, WithLimits,
-// WithLogger.
-func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts ...Option) (*Receiver, error) {
+// NewReceiver checks. ctx bounds the setup only.
+func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts ...ReceiverOption) (*Receiver, error) {
 	a, err := ParseAddress(addr)
 	if err != nil {
 		return nil, err
@@ -71,7 +69,7 @@ func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts 
 	if err := checkStreamName(durable); err != nil {
 		return nil, fmt.Errorf("nats: durable consumer: %v", err)
 	}
-	o := newOptions(opts)
+	o := newReceiverConfig(opts)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("nats: jetstream: %w", err)
@@ -87,14 +85,14 @@ func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts 
 		dead = "soapwire.dead." + durable
 	}
 	if err := checkSubject(dead, false); err != nil {
-		return nil, fmt.Errorf("%w: dead-letter subject: %v", ErrBadAddress, err)
+		return nil, fmt.Errorf("%w: dead-letter subject: %v", ErrAddress, err)
 	}
 	deadStream, err := js.StreamNameBySubject(ctx, dead)
 	if err != nil {
 		return nil, fmt.Errorf("nats: dead-letter subject %s: %w: create a stream for it, e.g. one with subjects %q (%w)", dead, ErrNoStream, "soapwire.dead.>", err)
 	}
 	if deadStream == stream && subjectMatches(a.Subject, dead) {
-		return nil, fmt.Errorf("%w: dead-letter subject %s is one the consumer receives from (%s)", ErrBadAddress, dead, a.Subject)
+		return nil, fmt.Errorf("%w: dead-letter subject %s is one the consumer receives from (%s)", ErrAddress, dead, a.Subject)
 	}
 	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
 		Durable:       durable,

@@ -304,9 +304,9 @@ func TestDestinations(t *testing.T) {
 		{"To wins", tr, "nats:svc.b", "from b", nil},
 		{"To of another scheme is logical", tr, "https://example.org/svc", "from a", nil},
 		{"no destination", bare, "", "", soapnats.ErrNoDestination},
-		{"wildcard", tr, "nats:svc.*", "", soapnats.ErrBadAddress},
-		{"host in address", tr, "nats://localhost/svc.a", "", soapnats.ErrBadAddress},
-		{"stream for a request", tr, "nats:svc.a?stream=S", "", soapnats.ErrBadAddress},
+		{"wildcard", tr, "nats:svc.*", "", soapnats.ErrAddress},
+		{"host in address", tr, "nats://localhost/svc.a", "", soapnats.ErrAddress},
+		{"stream for a request", tr, "nats:svc.a?stream=S", "", soapnats.ErrAddress},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -449,9 +449,9 @@ func TestSubscriptionLifecycle(t *testing.T) {
 	})
 	t.Run("BadSubject", func(t *testing.T) {
 		_, err := soapnats.Subscribe(context.Background(), nc, "nats:a..b", echo)
-		assert.ErrorIs(t, err, soapnats.ErrBadAddress)
+		assert.ErrorIs(t, err, soapnats.ErrAddress)
 		_, err = soapnats.Subscribe(context.Background(), nc, "nats:a?stream=S", echo)
-		assert.ErrorIs(t, err, soapnats.ErrBadAddress)
+		assert.ErrorIs(t, err, soapnats.ErrAddress)
 	})
 }
 

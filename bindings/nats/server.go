@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -22,40 +24,47 @@ type Server struct {
 	tmp bool
 }
 
-// ServerOption configures RunServer.
-type ServerOption func(*serverOptions)
-
-type serverOptions struct {
-	host       string
-	port       int
+type serverConfig struct {
+	listen     string
 	maxPayload int32
 	log        *slog.Logger
 }
 
-// WithHost sets the interface the server listens on (default 127.0.0.1).
-func WithHost(host string) ServerOption { return func(o *serverOptions) { o.host = host } }
+type serverOptionFunc func(*serverConfig)
 
-// WithPort sets the client port (default: a free port chosen by the
-// system). Restarting a server on its old port lets clients reconnect.
-func WithPort(port int) ServerOption { return func(o *serverOptions) { o.port = port } }
+func (f serverOptionFunc) applyServer(c *serverConfig) { f(c) }
+
+// DefaultListenAddr is the address StartServer listens on: a free loopback
+// port.
+const DefaultListenAddr = "127.0.0.1:0"
+
+// WithListenAddr sets the "host:port" StartServer listens on for clients
+// (default DefaultListenAddr); port 0 is a free port chosen by the system.
+// Restarting a server on its old port lets clients reconnect.
+func WithListenAddr(addr string) ServerOption {
+	return serverOptionFunc(func(c *serverConfig) { c.listen = addr })
+}
 
 // WithMaxPayload sets the largest message the server accepts (default
 // 1 MiB, nats-server's own default; at most 64 MiB).
-func WithMaxPayload(n int32) ServerOption { return func(o *serverOptions) { o.maxPayload = n } }
+func WithMaxPayload(n int32) ServerOption {
+	return serverOptionFunc(func(c *serverConfig) { c.maxPayload = n })
+}
 
-// WithServerLogger logs what the server logs (notices as Info, warnings,
-// errors; no debug or trace). The default discards.
-func WithServerLogger(l *slog.Logger) ServerOption { return func(o *serverOptions) { o.log = l } }
-
-// RunServer starts a server with JetStream storing its streams in
-// storeDir (created if needed; "" for a temporary folder that Shutdown
+// StartServer starts a server with JetStream storing its streams in
+// storeDir (created if needed; "" for a temporary folder that Close
 // removes), and returns once it accepts connections. Start a new Server on
 // the same folder and the streams, their messages and durable consumers are
-// there again.
-func RunServer(storeDir string, opts ...ServerOption) (*Server, error) {
-	o := serverOptions{host: "127.0.0.1", port: -1}
+// there again. A listen address that is not "host:port" with a port number
+// is an error wrapping ErrAddress.
+func StartServer(storeDir string, opts ...ServerOption) (*Server, error) {
+	o := serverConfig{listen: DefaultListenAddr}
 	for _, fn := range opts {
-		fn(&o)
+		fn.applyServer(&o)
+	}
+	host, port, err := splitListenAddr(o.listen)
+	if err != nil {
+		return nil, err
 	}
 	srv := &Server{dir: storeDir}
 	if storeDir == "" {
@@ -68,8 +77,8 @@ func RunServer(storeDir string, opts ...ServerOption) (*Server, error) {
 		return nil, fmt.Errorf("nats: server storage: %w", err)
 	}
 	s, err := server.NewServer(&server.Options{
-		Host:       o.host,
-		Port:       o.port,
+		Host:       host,
+		Port:       port,
 		JetStream:  true,
 		StoreDir:   srv.dir,
 		MaxPayload: o.maxPayload,
@@ -79,12 +88,8 @@ func RunServer(storeDir string, opts ...ServerOption) (*Server, error) {
 		srv.cleanup()
 		return nil, fmt.Errorf("nats: server: %w", err)
 	}
-	log := o.log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	fatal := make(chan string, 1)
-	s.SetLogger(slogAdapter{l: log, fatal: fatal}, false, false)
+	s.SetLogger(slogAdapter{l: orDiscard(o.log), fatal: fatal}, false, false)
 	go s.Start()
 	if err := waitReady(s, fatal); err != nil {
 		s.Shutdown()
@@ -115,19 +120,40 @@ func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
 	return nc, nil
 }
 
-// Shutdown stops the server and waits until it has stopped (JetStream's
-// files are then closed); a temporary storage folder is removed.
-// Shutdown is idempotent.
-func (s *Server) Shutdown() {
+// Close stops the server and waits until it has stopped (JetStream's
+// files are then closed); a temporary storage folder is removed, and the
+// error is that removal's. Close is idempotent.
+func (s *Server) Close() error {
 	s.s.Shutdown()
 	s.s.WaitForShutdown()
-	s.cleanup()
+	return s.cleanup()
 }
 
-func (s *Server) cleanup() {
-	if s.tmp {
-		os.RemoveAll(s.dir)
+func (s *Server) cleanup() error {
+	if !s.tmp {
+		return nil
 	}
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("nats: server storage: %w", err)
+	}
+	return nil
+}
+
+// splitListenAddr splits a WithListenAddr address into nats-server's host
+// and port (-1 for a free one).
+func splitListenAddr(addr string) (string, int, error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("%w: listen address %q: %v", ErrAddress, addr, err)
+	}
+	port, err := strconv.ParseUint(p, 10, 16)
+	if err != nil {
+		return "", 0, fmt.Errorf("%w: listen address %q: the port is not a number from 0 to 65535", ErrAddress, addr)
+	}
+	if port == 0 {
+		return host, -1, nil
+	}
+	return host, int(port), nil
 }
 
 // waitReady waits until s accepts connections, or reports why it cannot
@@ -148,7 +174,7 @@ func waitReady(s *server.Server, fatal <-chan string) error {
 }
 
 // slogAdapter is nats-server's Logger over slog; it also hands fatal
-// errors to RunServer.
+// errors to StartServer.
 type slogAdapter struct {
 	l     *slog.Logger
 	fatal chan<- string

@@ -21,7 +21,7 @@ type Subscription struct {
 	subject string
 	queue   string
 	h       core.Handler
-	o       options
+	o       subscribeConfig
 	outs    outgoings
 	max     payloadLimit
 	cancel  context.CancelFunc // cancels the handlers' context
@@ -62,15 +62,15 @@ type Subscription struct {
 // requests up to 64 KiB), as on HTTP, so that its tokenizer is reused. A
 // handler must not read a request's body after it has returned its reply;
 // a one-way message (no reply subject, or (nil, nil)) is left alone.
-func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handler, opts ...Option) (*Subscription, error) {
+func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handler, opts ...SubscribeOption) (*Subscription, error) {
 	a, err := ParseAddress(subject)
 	if err != nil {
 		return nil, err
 	}
 	if a.Stream != "" {
-		return nil, fmt.Errorf("%w %q: Subscribe serves core NATS subjects; receive from a stream with NewReceiver", ErrBadAddress, subject)
+		return nil, fmt.Errorf("%w %q: Subscribe serves core NATS subjects; receive from a stream with NewReceiver", ErrAddress, subject)
 	}
-	o := newOptions(opts)
+	o := newSubscribeConfig(opts)
 	hctx, cancel := context.WithCancel(ctx)
 	s := &Subscription{
 		nc: nc, max: payloadLimit{nc: nc}, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,

@@ -22,7 +22,7 @@ type Transport struct {
 	nc      *nats.Conn
 	def     Address // the default destination; zero: none
 	defAddr string  // def.String()
-	o       options
+	o       transportConfig
 	outs    outgoings
 	replies *replies // not referring to the Transport, so that it can be collected
 	max     payloadLimit
@@ -36,11 +36,10 @@ var (
 
 // NewTransport returns a Transport on nc. to is the default destination (a
 // subject or a "nats:" address, "" for none): a message goes to its To when
-// that is a nats: address, else to it. Options: WithTimeout, WithLimits (on
-// replies), WithLogger. It panics if to is not a valid destination (a
-// setup error).
-func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
-	o := newOptions(opts)
+// that is a nats: address, else to it. It panics if to is not a valid
+// destination (a setup error).
+func NewTransport(nc *nats.Conn, to string, opts ...TransportOption) *Transport {
+	o := newTransportConfig(opts)
 	t := &Transport{nc: nc, o: o, max: payloadLimit{nc: nc}, replies: &replies{nc: nc, timeout: o.timeout}}
 	// The reply inbox subscription lives as long as the Transport.
 	runtime.AddCleanup(t, (*replies).close, t.replies)
@@ -51,7 +50,7 @@ func NewTransport(nc *nats.Conn, to string, opts ...Option) *Transport {
 		}
 		t.def, t.defAddr = a, a.String()
 	}
-	t.jsOnce = onceValues(func() (*Publisher, error) { return NewPublisher(nc, "", opts...) })
+	t.jsOnce = onceValues(func() (*Publisher, error) { return NewPublisher(nc, "", WithLogger(o.log)) })
 	return t
 }
 
@@ -97,7 +96,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		return nil, err
 	}
 	if a.Stream != "" {
-		return nil, fmt.Errorf("%w %s: a JetStream destination takes one-way messages (Send), not requests", ErrBadAddress, a)
+		return nil, fmt.Errorf("%w %s: a JetStream destination takes one-way messages (Send), not requests", ErrAddress, a)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)

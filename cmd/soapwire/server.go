@@ -382,7 +382,7 @@ func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	if c.Queue != nil {
 		queue = *c.Queue
 	}
-	opts := []soapnats.Option{soapnats.WithQueue(queue), soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits())}
+	opts := []soapnats.SubscribeOption{soapnats.WithQueue(queue), soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits())}
 	if c.Concurrency > 0 {
 		opts = append(opts, soapnats.WithConcurrency(c.Concurrency))
 	}

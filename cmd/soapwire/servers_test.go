@@ -163,9 +163,9 @@ type natsSink struct {
 
 func startNATS(t *testing.T) *natsSink {
 	t.Helper()
-	srv, err := soapnats.RunServer("")
+	srv, err := soapnats.StartServer("")
 	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
+	t.Cleanup(func() { assert.NoError(t, srv.Close()) })
 	nc, err := srv.Connect()
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)

@@ -212,9 +212,9 @@ func TestRun(t *testing.T) {
 
 	// JetStream's store, opened again: the order is in ORDERS, nothing
 	// was dead-lettered.
-	srv, err := soapnats.RunServer(filepath.Join(dir, "nats"))
+	srv, err := soapnats.StartServer(filepath.Join(dir, "nats"))
 	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
+	t.Cleanup(func() { assert.NoError(t, srv.Close()) })
 	nc, err := srv.Connect()
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)

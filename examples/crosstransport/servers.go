@@ -46,10 +46,10 @@ type servers struct {
 func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecycle) (*servers, error) {
 	var s servers
 	var err error
-	if s.nats, err = soapnats.RunServer(filepath.Join(dir, "nats"), soapnats.WithServerLogger(log)); err != nil {
+	if s.nats, err = soapnats.StartServer(filepath.Join(dir, "nats"), soapnats.WithLogger(log)); err != nil {
 		return nil, fmt.Errorf("start nats-server: %w", err)
 	}
-	lc.onClose(s.nats.Shutdown)
+	lc.closer("nats-server", s.nats)
 	if err := createStreams(ctx, s.nats); err != nil {
 		return nil, err
 	}

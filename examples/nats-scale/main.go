@@ -90,11 +90,11 @@ func run(ctx context.Context, w io.Writer, dir string, cfg config) (err error) {
 	}
 	w = &syncWriter{w: w} // the instances print from their own goroutines
 	fmt.Fprintln(w, "== Setup ==")
-	srv, err := soapnats.RunServer(filepath.Join(dir, "nats"), soapnats.WithServerLogger(cfg.log))
+	srv, err := soapnats.StartServer(filepath.Join(dir, "nats"), soapnats.WithLogger(cfg.log))
 	if err != nil {
 		return err
 	}
-	defer srv.Shutdown()
+	defer func() { err = errors.Join(err, srv.Close()) }()
 	fmt.Fprintln(w, "nats: embedded nats-server at $NATS, JetStream storing in nats/")
 
 	d := &demo{w: w, srv: srv, cfg: cfg}

@@ -34,9 +34,9 @@ type natsConfirmation struct {
 // connections to it (the server side's and the client side's).
 func natsServer(t *testing.T) (*soapnats.Server, *nats.Conn, *nats.Conn) {
 	t.Helper()
-	s, err := soapnats.RunServer(t.TempDir())
+	s, err := soapnats.StartServer(t.TempDir())
 	require.NoError(t, err)
-	t.Cleanup(s.Shutdown)
+	t.Cleanup(func() { assert.NoError(t, s.Close()) })
 	conns := make([]*nats.Conn, 2)
 	for i := range conns {
 		nc, err := s.Connect()
