@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -33,9 +34,16 @@ func Build(t testing.TB, dir string) (string, error) {
 // Refused builds the package in dir and fails t unless the compiler refuses
 // it with every one of wants in its output (a refusal for another reason
 // would prove nothing). It returns the output.
+//
+// Where the compiler names a type by its package's quoted import path (it
+// does when two packages of the program have the same name, as soapwire's
+// bindings/smtp and go-smtp do), the output is read with the package's name
+// instead: "smtp.SenderOption", not
+// "\"github.com/soapwire/soapwire/bindings/smtp\".SenderOption".
 func Refused(t testing.TB, dir string, wants ...string) string {
 	t.Helper()
 	out, err := Build(t, dir)
+	out = quotedPath.ReplaceAllString(out, "$1.")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("buildcheck: go build in %s: want a failed build, got error %v; output:\n%s", dir, err, out)
@@ -47,6 +55,9 @@ func Refused(t testing.TB, dir string, wants ...string) string {
 	}
 	return out
 }
+
+// quotedPath is a package's quoted import path before a name.
+var quotedPath = regexp.MustCompile(`"(?:[^"\s]*/)?([^"/\s]+)"\.`)
 
 // Compiles builds the package in dir and fails t unless it builds.
 func Compiles(t testing.TB, dir string) {

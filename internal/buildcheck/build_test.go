@@ -65,3 +65,15 @@ type recorder struct {
 func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
 func (r *recorder) Fatalf(string, ...any) { r.failed = true; panic("fatal") }
+
+// TestRefusedNamesPackages: Refused reads a package's quoted import path,
+// which the compiler writes when two packages share a name, as the name.
+func TestRefusedNamesPackages(t *testing.T) {
+	t.Parallel()
+	raw, err := buildcheck.Build(t, "testdata/samename")
+	require.Error(t, err)
+	require.Contains(t, raw, `*"text/template".Template`, "the compiler quotes the paths")
+	out := buildcheck.Refused(t, "testdata/samename",
+		"cannot use b (variable of type *template.Template) as *template.Template value")
+	assert.NotContains(t, out, `"text/template"`)
+}
