@@ -76,4 +76,5 @@ func TestRefusedNamesPackages(t *testing.T) {
 	out := buildcheck.Refused(t, "testdata/samename",
 		"cannot use b (variable of type *template.Template) as *template.Template value")
 	assert.NotContains(t, out, `"text/template"`)
+	buildcheck.Refused(t, "testdata/samename", `cannot use b (variable of type *"text/template".Template)`)
 }
