@@ -19,15 +19,14 @@ import (
 type Client struct {
 	rt        core.RoundTripper
 	namespace string
-	cfg       config
+	cfg       clientConfig
 	sigs      sync.Map // [2]reflect.Type → *signature
 }
 
 // NewClient returns a client of the service in namespace, calling through
-// rt. Options: WithVersion (default V11), WithStyle (default
-// DocumentLiteral), WithSOAPAction, WithMultiRefs.
-func NewClient(rt core.RoundTripper, namespace string, opts ...Option) *Client {
-	return &Client{rt: rt, namespace: namespace, cfg: newConfig(opts)}
+// rt.
+func NewClient(rt core.RoundTripper, namespace string, opts ...ClientOption) *Client {
+	return &Client{rt: rt, namespace: namespace, cfg: newClientConfig(opts)}
 }
 
 // Call calls op with the in and inout parameters of req (a struct or a
@@ -62,7 +61,7 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
 	v := c.cfg.version
 	var b bytes.Buffer
 	name := xml.Name{Space: c.namespace, Local: op}
-	if err := encodeWrapper(&b, &c.cfg, v, name, sig.in, rv, ""); err != nil {
+	if err := encodeWrapper(&b, &c.cfg.wire, v, name, sig.in, rv, ""); err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
 	raw := b.Bytes()

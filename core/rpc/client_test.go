@@ -83,12 +83,12 @@ func TestClientRoundTrip(t *testing.T) {
 func TestClientSOAPAction(t *testing.T) {
 	tests := []struct {
 		name string
-		opts []rpc.Option
+		opts []rpc.ClientOption
 		want string
 	}{
 		{"default", nil, echoNS + "#add"},
-		{"pattern", []rpc.Option{rpc.WithSOAPAction("http://example.com/{op}")}, "http://example.com/add"},
-		{"empty", []rpc.Option{rpc.WithSOAPAction("")}, ""},
+		{"pattern", []rpc.ClientOption{rpc.WithSOAPAction("http://example.com/{op}")}, "http://example.com/add"},
+		{"empty", []rpc.ClientOption{rpc.WithSOAPAction("")}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,12 +18,12 @@ import (
 // markup (soapenc's Literal form): a slice parameter is repeated elements in
 // document/literal and an element of items in rpc/literal, as the WSDL says.
 //
-// result, for a SOAP 1.2 rpc/encoded response with a return value, names the
-// return accessor: with WithRPCResult, an rpc:result accessor holding its
-// name comes first (SOAP 1.2 Part 2 §4.2.2).
-func encodeWrapper(b *bytes.Buffer, c *config, v core.Version, wrapper xml.Name, ps []param, sv reflect.Value, result string) error {
+// result, for a SOAP 1.2 rpc/encoded response with a return value and
+// WithRPCResult, names the return accessor: an rpc:result accessor holding
+// its name comes first (SOAP 1.2 Part 2 §4.2.2).
+func encodeWrapper(b *bytes.Buffer, c *wire, v core.Version, wrapper xml.Name, ps []param, sv reflect.Value, result string) error {
 	parts := make([]soapenc.Part, 0, len(ps)+1)
-	if result != "" && v == core.V12 && c.style == RPCEncoded && c.rpcResult {
+	if result != "" && v == core.V12 && c.style == RPCEncoded {
 		parts = append(parts, soapenc.Part{Space: core.NamespaceRPC, Name: "result", Value: xml.Name{Local: result}})
 	}
 	for _, p := range ps {

@@ -46,13 +46,13 @@ func TestGSOAP(t *testing.T) {
 			client := buildGSOAPClient(t, tt.style, tt.define)
 			runs := []struct {
 				name, binding string
-				opts          []rpc.Option
+				opts          []rpc.ServiceOption
 			}{{"soap11", "soap11", nil}, {"soap12", "soap12", nil}}
 			if tt.style == rpc.RPCEncoded { // gSOAP reads the SOAP 1.2 rpc:result accessor
 				runs = append(runs, struct {
 					name, binding string
-					opts          []rpc.Option
-				}{"soap12/rpc:result", "soap12", []rpc.Option{rpc.WithRPCResult(true)}})
+					opts          []rpc.ServiceOption
+				}{"soap12/rpc:result", "soap12", []rpc.ServiceOption{rpc.WithRPCResult(true)}})
 			}
 			for _, run := range runs {
 				binding := run.binding

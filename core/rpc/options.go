@@ -36,58 +36,115 @@ func (s Style) IsRPC() bool { return s == RPCLiteral || s == RPCEncoded }
 // IsEncoded reports whether the use is encoded.
 func (s Style) IsEncoded() bool { return s == RPCEncoded }
 
-// Option configures a Service or a Client.
-type Option func(*config)
+// ServiceOption configures NewService.
+type ServiceOption interface{ applyService(*serviceConfig) }
 
-type config struct {
+// ClientOption configures NewClient.
+type ClientOption interface{ applyClient(*clientConfig) }
+
+// Option is an option of both NewService and NewClient: what shapes the
+// messages both sides write.
+type Option interface {
+	ServiceOption
+	ClientOption
+}
+
+// wire is what shapes the messages a Service or a Client writes.
+type wire struct {
 	style     Style
-	version   core.Version
 	action    string
 	multiRefs bool
+}
+
+type serviceConfig struct {
+	wire
 	rpcResult bool
 	logger    *slog.Logger
 }
 
-func newConfig(opts []Option) config {
-	c := config{version: core.V11, action: "{ns}#{op}"}
+type clientConfig struct {
+	wire
+	version core.Version
+}
+
+func newServiceConfig(opts []ServiceOption) serviceConfig {
+	c := serviceConfig{wire: wire{action: DefaultSOAPAction}}
 	for _, o := range opts {
-		o(&c)
+		o.applyService(&c)
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }
 
+func newClientConfig(opts []ClientOption) clientConfig {
+	c := clientConfig{wire: wire{action: DefaultSOAPAction}, version: core.V11}
+	for _, o := range opts {
+		o.applyClient(&c)
+	}
+	return c
+}
+
+// wireOption sets what shapes the messages, on either side.
+type wireOption func(*wire)
+
+func (f wireOption) applyService(c *serviceConfig) { f(&c.wire) }
+func (f wireOption) applyClient(c *clientConfig)   { f(&c.wire) }
+
+type serviceOptionFunc func(*serviceConfig)
+
+func (f serviceOptionFunc) applyService(c *serviceConfig) { f(c) }
+
+type clientOptionFunc func(*clientConfig)
+
+func (f clientOptionFunc) applyClient(c *clientConfig) { f(c) }
+
 // WithStyle selects the style (default DocumentLiteral).
-func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
+func WithStyle(s Style) Option { return wireOption(func(w *wire) { w.style = s }) }
 
 // WithVersion selects the SOAP version a Client sends (default V11). A
 // Service always answers in the version of the request.
-func WithVersion(v core.Version) Option { return func(c *config) { c.version = v } }
+func WithVersion(v core.Version) ClientOption {
+	return clientOptionFunc(func(c *clientConfig) { c.version = v })
+}
+
+// DefaultSOAPAction is the pattern of an operation's SOAPAction unless
+// WithSOAPAction sets another.
+const DefaultSOAPAction = "{ns}#{op}"
 
 // WithSOAPAction sets the pattern of the SOAPAction (1.2 action) of each
 // operation: "{ns}" stands for the service namespace and "{op}" for the
-// operation name. The default is "{ns}#{op}"; "" sends and publishes an empty
-// action. A Service routes on the body element, never on the action, so
-// the pattern only shapes what the WSDL publishes and what a Client sends.
-func WithSOAPAction(pattern string) Option { return func(c *config) { c.action = pattern } }
+// operation name. The default is DefaultSOAPAction; "" sends and publishes
+// an empty action. A Service routes on the body element, never on the
+// action, so the pattern only shapes what the WSDL publishes and what a
+// Client sends.
+func WithSOAPAction(pattern string) Option {
+	return wireOption(func(w *wire) { w.action = pattern })
+}
 
 // WithMultiRefs makes rpc/encoded messages write values reached through
 // the same pointer once, as SOAP multi-refs (1.1 href/id, 1.2 ref/id).
 // Reading always understands multi-refs.
-func WithMultiRefs(on bool) Option { return func(c *config) { c.multiRefs = on } }
+func WithMultiRefs(on bool) Option { return wireOption(func(w *wire) { w.multiRefs = on }) }
 
 // WithRPCResult makes a Service's SOAP 1.2 rpc/encoded responses start with
 // the rpc:result accessor that names the return value (SOAP 1.2 Part 2
 // §4.2.2). It is off by default because zeep (4.2.1) refuses a response
 // with an element its WSDL does not declare; gSOAP and node-soap accept it.
 // A Client always skips an rpc:result it receives.
-func WithRPCResult(on bool) Option { return func(c *config) { c.rpcResult = on } }
+func WithRPCResult(on bool) ServiceOption {
+	return serviceOptionFunc(func(c *serviceConfig) { c.rpcResult = on })
+}
 
 // WithLogger gives a Service a logger for the requests it refuses (Info:
 // no such operation, bad arguments, an unknown encoding), the faults its
 // functions return (Info) and the plain errors they return (Error, with the
 // error's text, which the peer never sees). The default discards.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func WithLogger(l *slog.Logger) ServiceOption {
+	return serviceOptionFunc(func(c *serviceConfig) { c.logger = l })
+}
 
-func (c *config) actionFor(ns, op string) string {
-	return strings.NewReplacer("{ns}", ns, "{op}", op).Replace(c.action)
+func (w *wire) actionFor(ns, op string) string {
+	return strings.NewReplacer("{ns}", ns, "{op}", op).Replace(w.action)
 }

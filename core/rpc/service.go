@@ -19,7 +19,7 @@ import (
 type Service struct {
 	namespace string
 	name      string
-	cfg       config
+	cfg       serviceConfig
 	ops       map[string]*operation
 	order     []*operation
 }
@@ -34,21 +34,26 @@ type operation struct {
 	call   func(ctx context.Context, req any) (any, error)
 }
 
-// OpOption configures one operation.
-type OpOption func(*operation)
+// OpOption configures one operation (Register).
+type OpOption interface{ applyOp(*operation) }
+
+type opOptionFunc func(*operation)
+
+func (f opOptionFunc) applyOp(o *operation) { f(o) }
 
 // WithAction sets the operation's SOAPAction, overriding the service's
 // pattern (see WithSOAPAction).
-func WithAction(action string) OpOption { return func(o *operation) { o.action = action } }
+func WithAction(action string) OpOption {
+	return opOptionFunc(func(o *operation) { o.action = action })
+}
 
 // WithDoc sets the operation's documentation, written into the WSDL.
-func WithDoc(doc string) OpOption { return func(o *operation) { o.doc = doc } }
+func WithDoc(doc string) OpOption { return opOptionFunc(func(o *operation) { o.doc = doc }) }
 
 // NewService returns an empty service named name (the WSDL service name)
-// whose operations live in namespace. Options: WithStyle, WithSOAPAction,
-// WithMultiRefs, WithRPCResult, WithLogger.
-func NewService(namespace, name string, opts ...Option) *Service {
-	return &Service{namespace: namespace, name: name, cfg: newConfig(opts), ops: map[string]*operation{}}
+// whose operations live in namespace.
+func NewService(namespace, name string, opts ...ServiceOption) *Service {
+	return &Service{namespace: namespace, name: name, cfg: newServiceConfig(opts), ops: map[string]*operation{}}
 }
 
 // Namespace returns the service namespace.
@@ -98,17 +103,10 @@ func Register[Req, Resp any](s *Service, name string, fn func(context.Context, *
 		},
 	}
 	for _, o := range opts {
-		o(op)
+		o.applyOp(op)
 	}
 	s.ops[name] = op
 	s.order = append(s.order, op)
-}
-
-func (s *Service) log() *slog.Logger {
-	if s.cfg.logger != nil {
-		return s.cfg.logger
-	}
-	return slog.New(slog.DiscardHandler)
 }
 
 // Operations lists the operation names in registration order.
@@ -134,12 +132,12 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 			Reason:   fmt.Sprintf("no operation {%s}%s", name.Space, name.Local),
 			Version:  v,
 		}
-		s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: no such operation", slog.String("service", s.name),
+		s.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rpc: no such operation", slog.String("service", s.name),
 			slog.String("element", "{"+name.Space+"}"+name.Local))
 		return nil, f
 	}
 	refused := func(err error) (*core.Message, error) {
-		s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: request refused", slog.String("service", s.name),
+		s.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rpc: request refused", slog.String("service", s.name),
 			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, err
 	}
@@ -155,10 +153,10 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	if err != nil {
 		var f *core.Fault
 		if errors.As(err, &f) {
-			s.log().LogAttrs(ctx, slog.LevelInfo, "rpc: operation returned a fault", slog.String("service", s.name),
+			s.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rpc: operation returned a fault", slog.String("service", s.name),
 				slog.String("operation", op.name), slog.String("fault", f.Error()))
 		} else { // its text stays here: the peer gets a generic Receiver fault
-			s.log().LogAttrs(ctx, slog.LevelError, "rpc: operation failed", slog.String("service", s.name),
+			s.cfg.logger.LogAttrs(ctx, slog.LevelError, "rpc: operation failed", slog.String("service", s.name),
 				slog.String("operation", op.name), slog.Any("err", err))
 		}
 		return nil, err
@@ -167,11 +165,11 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	var b bytes.Buffer
 	wrapper := xml.Name{Space: s.namespace, Local: op.name + "Response"}
 	result := ""
-	if op.sig.hasReturn {
+	if op.sig.hasReturn && s.cfg.rpcResult {
 		result = op.sig.out[0].Name
 	}
-	if err := encodeWrapper(&b, &s.cfg, v, wrapper, op.sig.out, rv, result); err != nil {
-		s.log().LogAttrs(ctx, slog.LevelError, "rpc: response cannot be written", slog.String("service", s.name),
+	if err := encodeWrapper(&b, &s.cfg.wire, v, wrapper, op.sig.out, rv, result); err != nil {
+		s.cfg.logger.LogAttrs(ctx, slog.LevelError, "rpc: response cannot be written", slog.String("service", s.name),
 			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, fmt.Errorf("rpc: %s: write the response: %w", op.name, err)
 	}

@@ -75,7 +75,7 @@ var errSecret = errors.New("database password is hunter2")
 const failDetail = `<e:problem xmlns:e="urn:soapwire:errors"><e:code>42</e:code></e:problem>`
 
 // newEchoService is the example service every test (and zeep) calls.
-func newEchoService(opts ...rpc.Option) *rpc.Service {
+func newEchoService(opts ...rpc.ServiceOption) *rpc.Service {
 	s := rpc.NewService(echoNS, "EchoService", opts...)
 	rpc.Register(s, "echoString", func(_ context.Context, r *EchoStringReq) (*EchoStringResp, error) {
 		return &EchoStringResp{Return: r.S}, nil
