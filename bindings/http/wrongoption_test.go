@@ -14,9 +14,9 @@ import (
 func TestWrongOptionDoesNotCompile(t *testing.T) {
 	buildcheck.Compiles(t, "testdata/wrongoption/right")
 	tests := []struct{ dir, option, want string }{
-		{"handler", "WithCredentials", `TransportOption does not implement "github.com/soapwire/soapwire/bindings/http".HandlerOption (missing method applyHandler)`},
-		{"transport", "WithLogger", `LogOption does not implement "github.com/soapwire/soapwire/bindings/http".TransportOption (missing method applyTransport)`},
-		{"server", "WithLimits", `ReadOption does not implement "github.com/soapwire/soapwire/bindings/http".ServerOption (missing method applyServer)`},
+		{"handler", "WithCredentials", "http.TransportOption does not implement http.HandlerOption (missing method applyHandler)"},
+		{"transport", "WithLogger", "http.LogOption does not implement http.TransportOption (missing method applyTransport)"},
+		{"server", "WithLimits", "http.ReadOption does not implement http.ServerOption (missing method applyServer)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

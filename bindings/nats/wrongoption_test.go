@@ -13,13 +13,12 @@ import (
 // constructor another's option.
 func TestWrongOptionDoesNotCompile(t *testing.T) {
 	buildcheck.Compiles(t, "testdata/wrongoption/right")
-	const pkg = `"github.com/soapwire/soapwire/bindings/nats".`
 	tests := []struct{ dir, option, want string }{
-		{"subscribe", "WithTimeout", "TransportOption does not implement " + pkg + "SubscribeOption (missing method applySubscribe)"},
-		{"transport", "WithConcurrency", "SubscribeOption does not implement " + pkg + "TransportOption (missing method applyTransport)"},
-		{"publisher", "WithLimits", "ReadOption does not implement " + pkg + "PublisherOption (missing method applyPublisher)"},
-		{"receiver", "WithQueue", "SubscribeOption does not implement " + pkg + "ReceiverOption (missing method applyReceiver)"},
-		{"server", "WithPrefetch", "ReceiverOption does not implement " + pkg + "ServerOption (missing method applyServer)"},
+		{"subscribe", "WithTimeout", "nats.TransportOption does not implement nats.SubscribeOption (missing method applySubscribe)"},
+		{"transport", "WithConcurrency", "nats.SubscribeOption does not implement nats.TransportOption (missing method applyTransport)"},
+		{"publisher", "WithLimits", "nats.ReadOption does not implement nats.PublisherOption (missing method applyPublisher)"},
+		{"receiver", "WithQueue", "nats.SubscribeOption does not implement nats.ReceiverOption (missing method applyReceiver)"},
+		{"server", "WithPrefetch", "nats.ReceiverOption does not implement nats.ServerOption (missing method applyServer)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
