@@ -244,7 +244,7 @@ func (s *shop) print(w io.Writer) {
 }
 
 // inbox opens an Inbox over a spool folder and serves it on a socket.
-func (d *demo) inbox(ctx context.Context, name string, opts ...unixsock.Option) (*unixsock.Inbox, string, func() error, error) {
+func (d *demo) inbox(ctx context.Context, name string, opts ...unixsock.InboxOption) (*unixsock.Inbox, string, func() error, error) {
 	in, err := unixsock.NewInbox(filepath.Join(d.dir, name), opts...)
 	if err != nil {
 		return nil, "", nil, err

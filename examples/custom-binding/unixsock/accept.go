@@ -14,7 +14,7 @@ import (
 // acceptLoop accepts connections on ln until ctx is done and serves each in
 // its own goroutine, at most o.maxConns at once. When ctx is done it closes
 // ln and every connection, and returns nil once each has been served.
-func acceptLoop(ctx context.Context, ln net.Listener, o options, serve func(ctx context.Context, conn net.Conn)) error {
+func acceptLoop(ctx context.Context, ln net.Listener, o *listenConfig, serve func(ctx context.Context, conn net.Conn)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	var wg sync.WaitGroup
@@ -66,7 +66,7 @@ func acceptLoop(ctx context.Context, ln net.Listener, o options, serve func(ctx 
 // refuse answers a frame the server will not take with a refusal frame
 // ('E') carrying reason, and logs why. A peer that sent nothing, went quiet
 // or went away gets no answer.
-func (o options) refuse(ctx context.Context, conn net.Conn, where string, err error, reason string) {
+func (o *listenConfig) refuse(ctx context.Context, conn net.Conn, where string, err error, reason string) {
 	var ne net.Error
 	switch {
 	case errors.Is(err, io.EOF):
@@ -85,9 +85,9 @@ func (o options) refuse(ctx context.Context, conn net.Conn, where string, err er
 	o.answer(ctx, conn, kindRefused, "", []byte(reason))
 }
 
-// answer writes the answer frame, within the timeout.
-func (o options) answer(ctx context.Context, conn net.Conn, kind byte, action string, payload []byte) {
-	_ = conn.SetWriteDeadline(time.Now().Add(o.timeout))
+// answer writes the answer frame, within the I/O timeout.
+func (o *listenConfig) answer(ctx context.Context, conn net.Conn, kind byte, action string, payload []byte) {
+	_ = conn.SetWriteDeadline(time.Now().Add(o.ioTimeout))
 	if err := writeFrame(conn, kind, action, payload); err != nil {
 		o.log.InfoContext(ctx, "unixsock: answer not delivered", slog.String("kind", string(kind)), slog.Any("err", err))
 	}

@@ -50,6 +50,6 @@
 // cannot read are answered 'E' with the reason, which the client returns as
 // an error wrapping ErrRefused. An envelope a Server cannot read is answered
 // with the Sender fault core.ReadMessage gave. A peer that goes quiet
-// mid-frame is cut off after WithTimeout. Every refusal is logged through
+// mid-frame is cut off after WithIOTimeout. Every refusal is logged through
 // WithLogger (discarded by default).
 package unixsock

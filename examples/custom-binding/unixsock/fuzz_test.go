@@ -51,7 +51,7 @@ func FuzzServer(f *testing.F) {
 	f.Add(rawFrame('S', "", envelope("", echoBody)))
 	f.Add(append(rawFrame('C', "", envelope("", echoBody)), "junk"...))
 	f.Add([]byte("SWC"))
-	server := startServer(f, core.HandlerFunc(echo), unixsock.WithTimeout(200*time.Millisecond))
+	server := startServer(f, core.HandlerFunc(echo), unixsock.WithIOTimeout(200*time.Millisecond))
 	path, _ := unixsock.ParseAddress(server)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		conn, err := net.Dial("unix", path)

@@ -49,14 +49,14 @@ func serve(t testing.TB, dir string, fn func(context.Context, net.Listener) erro
 }
 
 // startServer serves h on a fresh socket and returns its address.
-func startServer(t testing.TB, h core.Handler, opts ...unixsock.Option) string {
+func startServer(t testing.TB, h core.Handler, opts ...unixsock.ServerOption) string {
 	t.Helper()
 	return serve(t, shortDir(t), unixsock.NewServer(h, opts...).Serve)
 }
 
 // startInbox opens an Inbox over dir/spool, serves it on dir/s.sock and
 // returns it with its address.
-func startInbox(t testing.TB, dir string, opts ...unixsock.Option) (*unixsock.Inbox, string) {
+func startInbox(t testing.TB, dir string, opts ...unixsock.InboxOption) (*unixsock.Inbox, string) {
 	t.Helper()
 	in, err := unixsock.NewInbox(filepath.Join(dir, "spool"), opts...)
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ func (s *syncBuffer) String() string {
 }
 
 // logTo returns a WithLogger option writing text records to b.
-func logTo(b *syncBuffer) unixsock.Option {
+func logTo(b *syncBuffer) unixsock.ListenerOption {
 	return unixsock.WithLogger(slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})))
 }
 

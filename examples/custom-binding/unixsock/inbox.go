@@ -46,7 +46,7 @@ const fileExt = ".frame"
 // folder delivers it again (the attempt count starts over).
 type Inbox struct {
 	dir string
-	o   options
+	o   inboxConfig
 
 	mu      sync.Mutex
 	queue   []*item
@@ -65,10 +65,9 @@ type item struct {
 var _ core.Receiver = (*Inbox)(nil)
 
 // NewInbox opens the spool folder dir, creating it if needed, and queues
-// the messages already stored there. Options: WithLimits, WithLogger,
-// WithTimeout, WithMaxAttempts, WithMaxConns.
-func NewInbox(dir string, opts ...Option) (*Inbox, error) {
-	in := &Inbox{dir: dir, o: newOptions(opts), changed: make(chan struct{}), done: make(chan struct{}),
+// the messages already stored there.
+func NewInbox(dir string, opts ...InboxOption) (*Inbox, error) {
+	in := &Inbox{dir: dir, o: newInboxConfig(opts), changed: make(chan struct{}), done: make(chan struct{}),
 		lns: map[net.Listener]struct{}{}}
 	for _, sub := range []string{dirTmp, dirQueue, dirFailed} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
@@ -145,7 +144,7 @@ func (in *Inbox) Serve(ctx context.Context, ln net.Listener) error {
 		case <-ctx.Done():
 		}
 	}()
-	err := acceptLoop(ctx, ln, in.o, in.serveConn)
+	err := acceptLoop(ctx, ln, &in.o.listenConfig, in.serveConn)
 	select {
 	case <-in.done:
 		return nil // Close closed ln
@@ -155,8 +154,8 @@ func (in *Inbox) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 func (in *Inbox) serveConn(ctx context.Context, conn net.Conn) {
-	_ = conn.SetReadDeadline(time.Now().Add(in.o.timeout))
-	f, err := readFrame(conn, in.o.maxBytes())
+	_ = conn.SetReadDeadline(time.Now().Add(in.o.ioTimeout))
+	f, err := readFrame(conn, maxBytes(in.o.limits))
 	if err != nil {
 		in.o.refuse(ctx, conn, "inbox", err, "")
 		return
@@ -166,7 +165,7 @@ func (in *Inbox) serveConn(ctx context.Context, conn net.Conn) {
 			"this socket is an inbox: it takes one-way sends (kind S)")
 		return
 	}
-	body := &payloadReader{r: conn, conn: conn, timeout: in.o.timeout, n: f.n}
+	body := &payloadReader{r: conn, conn: conn, timeout: in.o.ioTimeout, n: f.n}
 	name, err := in.store(f, body)
 	if err != nil {
 		var fault *core.Fault
@@ -338,7 +337,7 @@ func (in *Inbox) open(it *item) (*delivery, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := readFrame(file, in.o.maxBytes())
+	f, err := readFrame(file, maxBytes(in.o.limits))
 	if err == nil && f.kind != kindSend {
 		err = fmt.Errorf("%w: stored frame of kind %q", ErrProtocol, f.kind)
 	}

@@ -39,9 +39,9 @@ func echo(_ context.Context, m *core.Message) (*core.Message, error) {
 // what was wrong, or, for an envelope a Server cannot read, a Sender fault.
 func TestRefusals(t *testing.T) {
 	var logs syncBuffer
-	opts := []unixsock.Option{logTo(&logs), unixsock.WithLimits(core.Limits{MaxBytes: 1024})}
-	server := startServer(t, core.HandlerFunc(echo), opts...)
-	in, inbox := startInbox(t, shortDir(t), opts...)
+	log, limits := logTo(&logs), unixsock.WithLimits(core.Limits{MaxBytes: 1024})
+	server := startServer(t, core.HandlerFunc(echo), log, limits)
+	in, inbox := startInbox(t, shortDir(t), log, limits)
 	wsa := `<wsa:Action xmlns:wsa="` + core.NamespaceAddressing + `">urn:a</wsa:Action>`
 	long := strings.Repeat("a", unixsock.MaxActionLen+1)
 
@@ -207,13 +207,13 @@ func TestListen(t *testing.T) {
 }
 
 // TestSlowAndTruncatedPeers: a peer that stops in the middle of a frame is
-// cut off after WithTimeout, and one that hangs up in the middle is logged;
+// cut off after WithIOTimeout, and one that hangs up in the middle is logged;
 // neither is answered, stored or able to hold the server.
 func TestSlowAndTruncatedPeers(t *testing.T) {
 	var logs syncBuffer
-	opts := []unixsock.Option{logTo(&logs), unixsock.WithTimeout(100 * time.Millisecond)}
-	server := startServer(t, core.HandlerFunc(echo), opts...)
-	in, inbox := startInbox(t, shortDir(t), opts...)
+	log, timeout := logTo(&logs), unixsock.WithIOTimeout(100*time.Millisecond)
+	server := startServer(t, core.HandlerFunc(echo), log, timeout)
+	in, inbox := startInbox(t, shortDir(t), log, timeout)
 	peers := []struct {
 		name, addr string
 		frame      []byte

@@ -18,13 +18,12 @@ import (
 // "accepted, no reply".
 type Server struct {
 	h core.Handler
-	o options
+	o serverConfig
 }
 
-// NewServer returns a Server for h. Options: WithLimits (requests),
-// WithLogger, WithTimeout, WithMaxConns.
-func NewServer(h core.Handler, opts ...Option) *Server {
-	o := newOptions(opts)
+// NewServer returns a Server for h.
+func NewServer(h core.Handler, opts ...ServerOption) *Server {
+	o := newServerConfig(opts)
 	return &Server{h: core.Recover(o.log)(h), o: o}
 }
 
@@ -33,12 +32,12 @@ func NewServer(h core.Handler, opts ...Option) *Server {
 // is read lazily, so the handler streams its body from the connection; the
 // handler's ctx is cancelled when the caller hangs up.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	return acceptLoop(ctx, ln, s.o, s.serveConn)
+	return acceptLoop(ctx, ln, &s.o.listenConfig, s.serveConn)
 }
 
 func (s *Server) serveConn(ctx context.Context, conn net.Conn) {
-	_ = conn.SetReadDeadline(time.Now().Add(s.o.timeout))
-	f, err := readFrame(conn, s.o.maxBytes())
+	_ = conn.SetReadDeadline(time.Now().Add(s.o.ioTimeout))
+	f, err := readFrame(conn, maxBytes(s.o.limits))
 	if err != nil {
 		s.o.refuse(ctx, conn, "server", err, "")
 		return
@@ -50,7 +49,7 @@ func (s *Server) serveConn(ctx context.Context, conn net.Conn) {
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	body := &payloadReader{r: conn, conn: conn, timeout: s.o.timeout, n: f.n, atEnd: func() {
+	body := &payloadReader{r: conn, conn: conn, timeout: s.o.ioTimeout, n: f.n, atEnd: func() {
 		// The whole request is in: from now on the caller sends nothing,
 		// so a read that returns means it hung up.
 		go func() {

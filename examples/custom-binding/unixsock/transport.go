@@ -16,7 +16,7 @@ import (
 // the zero Transport is not usable, call NewTransport.
 type Transport struct {
 	addr string
-	o    options
+	o    transportConfig
 }
 
 var (
@@ -26,10 +26,10 @@ var (
 
 // NewTransport returns a Transport whose calls go to the Server at addr
 // ("unix:/path"); Send goes to m.To when it is a unix: address, else to
-// addr. addr may be "" for a Transport that only sends. Options: WithLimits
-// bounds replies.
-func NewTransport(addr string, opts ...Option) *Transport {
-	return &Transport{addr: addr, o: newOptions(opts)}
+// addr. addr may be "" for a Transport that only sends. WithLimits bounds
+// replies.
+func NewTransport(addr string, opts ...TransportOption) *Transport {
+	return &Transport{addr: addr, o: newTransportConfig(opts)}
 }
 
 // RoundTrip sends m to the Server and returns its reply. A fault reply is
@@ -117,7 +117,7 @@ func (t *Transport) exchange(ctx context.Context, addr string, kind byte, m *cor
 	_, werr := bufs.WriteTo(conn)
 	// Read the answer even when the write failed: a server that refused
 	// the frame early has answered before it stopped reading.
-	ans, err := readFrame(conn, t.o.maxBytes())
+	ans, err := readFrame(conn, maxBytes(t.o.limits))
 	if err == nil {
 		var payload []byte
 		payload, err = io.ReadAll(io.LimitReader(conn, ans.n))
