@@ -136,9 +136,7 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		if err != nil {
 			f := FaultOf(err)
 			if f.Version == 0 {
-				c := *f
-				c.Version = v
-				f = &c
+				f = f.WithVersion(v)
 			}
 			return nil, f
 		}

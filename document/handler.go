@@ -245,11 +245,10 @@ func (h *Handler) park(m *core.Message, f *core.Fault) *core.Fault {
 	return versioned(f, m.Version())
 }
 
+// versioned is f in version v unless f knows its version already.
 func versioned(f *core.Fault, v core.Version) *core.Fault {
-	if f.Version != 0 || v == 0 {
+	if f.Version != 0 {
 		return f
 	}
-	c := *f
-	c.Version = v
-	return &c
+	return f.WithVersion(v)
 }

@@ -3,7 +3,6 @@ package http
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"io"
 	"log/slog"
@@ -125,18 +124,15 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
 		return
 	}
-	action := ct.action
+	action, from := ct.action, "the Content-Type action parameter"
 	if action == "" {
-		action = soapAction(r.Header)
+		action, from = soapAction(r.Header), "the SOAPAction header"
 	}
-	if m.Action != "" && action != "" && action != m.Action {
-		f := actionMismatch(v, m.Action, action)
+	if err := m.TakeAction(action, from); err != nil {
+		f := core.FaultOf(err)
 		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
 		return
-	}
-	if m.Action == "" {
-		m.Action = action
 	}
 	if m.Meta == nil {
 		m.Meta = make(map[string]string, 5)
@@ -150,12 +146,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	reply, err := s.h.ServeSOAP(ctx, m)
 	if err != nil {
-		f := s.bodyFault(core.FaultOf(err), body, v)
-		if f.Version == 0 {
-			c := *f
-			c.Version = v
-			f = &c
-		}
+		f := s.bodyFault(core.FaultOf(err), body, v).WithVersion(v)
 		s.o.log.InfoContext(ctx, "soap: fault", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, s.status(f, v, body))
 		return
@@ -209,24 +200,6 @@ func (s *handler) status(f *core.Fault, v core.Version, body *bodyReader) int {
 		return http.StatusRequestEntityTooLarge
 	}
 	return faultStatus(f, v)
-}
-
-// actionMismatch is the WS-Addressing 1.0 SOAP Binding's ActionMismatch
-// fault (§6.4.1.1): wsa:Action and SOAPAction differ.
-func actionMismatch(v core.Version, wsa, soapAction string) *core.Fault {
-	var d bytes.Buffer
-	d.WriteString(`<wsa:ProblemAction xmlns:wsa="` + core.NamespaceAddressing + `"><wsa:Action>`)
-	xml.EscapeText(&d, []byte(wsa))
-	d.WriteString(`</wsa:Action><wsa:SOAPAction>`)
-	xml.EscapeText(&d, []byte(soapAction))
-	d.WriteString(`</wsa:SOAPAction></wsa:ProblemAction>`)
-	return &core.Fault{
-		Code:     core.CodeSender,
-		Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}},
-		Reason:   "the SOAPAction does not match wsa:Action",
-		Version:  v,
-		Detail:   d.Bytes(),
-	}
 }
 
 // writeFault answers with f in version v; req, when known, is the request

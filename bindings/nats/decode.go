@@ -33,8 +33,7 @@ func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.M
 		return nil, unreadable(err, w.version)
 	}
 	if hf != nil {
-		hf.Version = m.Version()
-		return m, hf
+		return m, hf.WithVersion(m.Version())
 	}
 	if f := w.apply(m, required); f != nil {
 		return m, f
@@ -52,18 +51,15 @@ func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.M
 // a larger one each time the collector has shrunk it.
 func unreadable(err error, v core.Version) *core.Fault {
 	f := core.FaultOf(err)
-	if f.Version != 0 {
-		return f
-	}
-	c := *f
-	c.Version = v
 	switch {
+	case f.Version != 0:
+		return f
 	case f.Code == core.CodeVersionMismatch:
-		c.Version = core.V12 // so the fault carries an Upgrade header
-	case c.Version == 0:
-		c.Version = core.V11
+		v = core.V12 // so the fault carries an Upgrade header
+	case v == 0:
+		v = core.V11
 	}
-	return &c
+	return f.WithVersion(v)
 }
 
 // Decode reads a NATS message carrying a SOAP envelope the way Subscribe

@@ -180,14 +180,8 @@ func headerIndex(k string) int {
 // Content-Type is refused when required (requests and deliveries; a reply
 // may lack one). The fault has the envelope's version.
 func (w *wire) apply(m *core.Message, required bool) *core.Fault {
-	v := m.Version()
-	f := w.check(m, required)
-	if f != nil {
-		f.Version = v
-		return f
-	}
-	if m.Action == "" {
-		m.Action = w.action()
+	if f := w.check(m, required); f != nil {
+		return f.WithVersion(m.Version())
 	}
 	if m.ID == "" {
 		m.ID = w.id
@@ -209,8 +203,8 @@ func (w *wire) check(m *core.Message, required bool) *core.Fault {
 	if w.ctAction != "" && w.soapAction != "" && w.ctAction != w.soapAction {
 		return headerFault(SubcodeMismatchedSoapAction, "the %s header %q differs from the Content-Type action %q", HeaderSOAPAction, w.soapAction, w.ctAction)
 	}
-	if a := w.action(); a != "" && m.Action != "" && a != m.Action {
-		return actionMismatch(m.Action, a)
+	if err := m.TakeAction(w.action()); err != nil {
+		return core.FaultOf(err)
 	}
 	if w.id != "" && m.ID != "" && w.id != m.ID {
 		return headerFault(SubcodeMismatchedMessageID, "the %s header %q differs from wsa:MessageID %q", HeaderMessageID, w.id, m.ID)
@@ -221,34 +215,17 @@ func (w *wire) check(m *core.Message, required bool) *core.Fault {
 	return nil
 }
 
-// action is the action the headers carry: the 1.2 action parameter, else
-// SOAPAction.
-func (w *wire) action() string {
+// action is the action the headers carry (the 1.2 action parameter, else
+// SOAPAction) and where, for a fault's reason.
+func (w *wire) action() (action, from string) {
 	if w.ctAction != "" {
-		return w.ctAction
+		return w.ctAction, "the Content-Type action parameter"
 	}
-	return w.soapAction
+	return w.soapAction, "the " + HeaderSOAPAction + " header"
 }
 
 func headerFault(subcode, format string, args ...any) *core.Fault {
 	return &core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{Subcode(subcode)}, Reason: fmt.Sprintf(format, args...)}
-}
-
-// actionMismatch is the WS-Addressing 1.0 SOAP Binding's ActionMismatch
-// fault (§6.4.1.1): wsa:Action and the transport's action differ.
-func actionMismatch(wsa, transport string) *core.Fault {
-	var d strings.Builder
-	d.WriteString(`<wsa:ProblemAction xmlns:wsa="` + core.NamespaceAddressing + `"><wsa:Action>`)
-	xml.EscapeText(&d, []byte(wsa))
-	d.WriteString(`</wsa:Action><wsa:SOAPAction>`)
-	xml.EscapeText(&d, []byte(transport))
-	d.WriteString(`</wsa:SOAPAction></wsa:ProblemAction>`)
-	return &core.Fault{
-		Code:     core.CodeSender,
-		Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}},
-		Reason:   fmt.Sprintf("the %s header %q does not match wsa:Action %q", HeaderSOAPAction, transport, wsa),
-		Detail:   []byte(d.String()),
-	}
 }
 
 type contentType struct {

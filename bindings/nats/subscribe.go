@@ -348,14 +348,9 @@ func (s *Subscription) refused(ctx context.Context, msg *nats.Msg, m *core.Messa
 }
 
 // failed answers request m, whose handler failed with err, with err's
-// fault.
+// fault in m's version.
 func (s *Subscription) failed(ctx context.Context, msg *nats.Msg, m *core.Message, err error) {
-	f := core.FaultOf(err)
-	if f.Version == 0 {
-		c := *f
-		c.Version = m.Version()
-		f = &c
-	}
+	f := core.FaultOf(err).WithVersion(m.Version())
 	s.o.log.InfoContext(ctx, "soap: fault", slog.String("subject", msg.Subject), slog.String("id", m.ID), slog.String("fault", f.Error()))
 	s.fault(ctx, msg, m, f)
 	if msg.Reply != "" {
@@ -386,10 +381,8 @@ func (s *Subscription) replyFailed(ctx context.Context, msg *nats.Msg, m *core.M
 	if errors.Is(err, ErrTooLarge) {
 		f = &core.Fault{Code: core.CodeReceiver, Reason: "the reply is larger than the NATS server's max payload", Cause: err}
 	}
-	c := *f
-	c.Version = m.Version()
 	s.o.log.WarnContext(ctx, "soap: sending the reply failed", slog.String("subject", msg.Subject), slog.Any("err", err))
-	s.fault(ctx, msg, m, &c)
+	s.fault(ctx, msg, m, f.WithVersion(m.Version()))
 }
 
 // fault answers msg with f; req, when known, is the request (for

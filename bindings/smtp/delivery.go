@@ -195,7 +195,7 @@ func writeFault(w io.Writer, v core.Version, cause error) error {
 	if cause == nil {
 		cause = fmt.Errorf("smtp: no reason given")
 	}
-	f := *core.FaultOf(cause)
+	f := *core.FaultOf(cause).WithVersion(v) // a copy: its Detail grows below
 	if msg := cause.Error(); msg != "" && !strings.Contains(f.Reason, msg) {
 		var b bytes.Buffer
 		b.Write(f.Detail)
@@ -204,7 +204,6 @@ func writeFault(w io.Writer, v core.Version, cause error) error {
 		b.WriteString(`</sw:Cause>`)
 		f.Detail = b.Bytes()
 	}
-	f.Version = v
 	m := core.NewMessage(v, core.FaultBody(&f))
 	_, err := m.Write(w, core.WriteOptions{XMLDeclaration: true})
 	return err

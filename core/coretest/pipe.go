@@ -191,17 +191,15 @@ func (p *Pipe) requeue(it *pipeItem) {
 	p.signal()
 }
 
-// read reads a queued envelope, taking the Action from beside it when the
-// envelope does not say.
+// read reads a queued envelope and takes the Action from beside it (see
+// core.Message.TakeAction). Beside a mismatch fault, m is returned too, so
+// the fault can answer it.
 func read(data []byte, action string, lim core.Limits) (*core.Message, error) {
 	m, err := core.ReadMessageBytes(data, lim)
 	if err != nil {
 		return nil, err
 	}
-	if m.Action == "" {
-		m.Action = action
-	}
-	return m, nil
+	return m, m.TakeAction(action, "the Pipe's action")
 }
 
 type pipeDelivery struct {

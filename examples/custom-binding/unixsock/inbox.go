@@ -222,7 +222,7 @@ func (in *Inbox) store(f frame, body *payloadReader) (string, error) {
 		err = m.Body().Discard()
 	}
 	if err == nil {
-		err = takeAction(m, f.action)
+		err = m.TakeAction(f.action, "the frame's action")
 	}
 	if err == nil {
 		_, err = io.Copy(io.Discard, tee) // whitespace after the Envelope
@@ -345,12 +345,12 @@ func (in *Inbox) open(it *item) (*delivery, error) {
 	if err == nil {
 		m, err = core.ReadMessage(&payloadReader{r: file, n: f.n}, in.o.limits)
 	}
+	if err == nil {
+		err = m.TakeAction(f.action, "the frame's action") // they agreed when it arrived
+	}
 	if err != nil {
 		_ = file.Close()
 		return nil, err
-	}
-	if m.Action == "" {
-		m.Action = f.action
 	}
 	m.SetMeta(MetaAttempt, strconv.Itoa(it.attempts))
 	m.SetMeta(MetaFile, it.name)

@@ -62,13 +62,13 @@ func TestRefusals(t *testing.T) {
 		{"send to a server", server, rawFrame('S', "", envelope("", echoBody)), 'E', "answers calls", "unixsock: refused"},
 		{"malformed envelope to a server", server, rawFrame('C', "", envelope("", "<a:b/>")), 'R', "unbound", "unixsock: answered with a fault"},
 		{"not SOAP to a server", server, rawFrame('C', "", []byte("hello")), 'R', "Sender", "unixsock: answered with a fault"},
-		{"action mismatch at a server", server, rawFrame('C', "urn:b", envelope(wsa, echoBody)), 'R', "not the envelope's wsa:Action", "unixsock: answered with a fault"},
+		{"action mismatch at a server", server, rawFrame('C', "urn:b", envelope(wsa, echoBody)), 'R', "does not match wsa:Action", "unixsock: answered with a fault"},
 		{"too large for the inbox", inbox, rawFrame('S', "", envelope("", strings.Repeat("<x/>", 300))), 'E', "over the limit of 1024", "unixsock: refused"},
 		{"call to an inbox", inbox, rawFrame('C', "", envelope("", echoBody)), 'E', "is an inbox", "unixsock: refused"},
 		{"malformed envelope to an inbox", inbox, rawFrame('S', "", envelope("", "<a:b/>")), 'E', "envelope refused: ", "unixsock: refused"},
 		{"DOCTYPE to an inbox", inbox, rawFrame('S', "", append([]byte(`<!DOCTYPE x [<!ENTITY a "b">]>`), envelope("", echoBody)...)), 'E', "envelope refused: ", "unixsock: refused"},
 		{"content after the envelope", inbox, rawFrame('S', "", append(envelope("", echoBody), "<more/>"...)), 'E', "envelope refused: ", "unixsock: refused"},
-		{"action mismatch at an inbox", inbox, rawFrame('S', "urn:b", envelope(wsa, echoBody)), 'E', "not the envelope's wsa:Action", "unixsock: refused"},
+		{"action mismatch at an inbox", inbox, rawFrame('S', "urn:b", envelope(wsa, echoBody)), 'E', "does not match wsa:Action", "unixsock: refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

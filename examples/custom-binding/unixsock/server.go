@@ -3,7 +3,6 @@ package unixsock
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"log/slog"
 	"net"
@@ -88,7 +87,7 @@ func (s *Server) handle(ctx context.Context, f frame, body *payloadReader) (*cor
 	m, err := core.ReadMessage(body, s.o.limits)
 	var reply *core.Message
 	if err == nil {
-		if err = takeAction(m, f.action); err == nil {
+		if err = m.TakeAction(f.action, "the frame's action"); err == nil {
 			reply, err = s.h.ServeSOAP(ctx, m)
 		}
 	}
@@ -99,31 +98,6 @@ func (s *Server) handle(ctx context.Context, f frame, body *payloadReader) (*cor
 		return faultReply(m, fault), m
 	}
 	return reply, m
-}
-
-// takeAction puts the frame's action into m, which the envelope's
-// wsa:Action may already hold. The two must agree: when they do not, the
-// answer is the WS-Addressing 1.0 SOAP Binding's ActionMismatch fault (as
-// bindings/http and bindings/nats answer), with the wsa:ProblemAction
-// detail.
-func takeAction(m *core.Message, action string) error {
-	switch {
-	case m.Action == "":
-		m.Action = action
-	case action != "" && action != m.Action:
-		var d bytes.Buffer
-		d.WriteString(`<wsa:ProblemAction xmlns:wsa="` + core.NamespaceAddressing + `"><wsa:Action>`)
-		_ = xml.EscapeText(&d, []byte(m.Action))
-		d.WriteString(`</wsa:Action></wsa:ProblemAction>`)
-		return &core.Fault{
-			Code:     core.CodeSender,
-			Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}},
-			Reason:   fmt.Sprintf("the frame's action %q is not the envelope's wsa:Action %q", action, m.Action),
-			Version:  m.Version(),
-			Detail:   d.Bytes(),
-		}
-	}
-	return nil
 }
 
 // faultReply is the fault message answering m (nil: a request that could
