@@ -38,10 +38,6 @@ const (
 	SyncJournal
 )
 
-// DefaultSyncMode is SyncJournal: one sync per batch, the fastest way to a
-// durable 250 (see docs/bindings/smtp.md for the measurements).
-const DefaultSyncMode = SyncJournal
-
 // String names the mode.
 func (m SyncMode) String() string {
 	switch m {

@@ -11,9 +11,14 @@ import (
 // user (go-smtp, crypto/tls) sets, the read and write caps win when they
 // are earlier. The server caps a session's life and cuts idle sessions at
 // shutdown with it; the Sender makes a ctx deadline or cancellation reach
-// I/O that go-smtp's client does with deadlines of its own.
+// its I/O with it.
+//
+// With idle set (WithIOTimeout), every read and every write of up to
+// idleChunk bytes first moves its deadline idle from now: the connection
+// may stay silent that long, however long the whole transfer takes.
 type capConn struct {
 	net.Conn
+	idle time.Duration // 0: no idle deadline of its own
 
 	mu         sync.Mutex
 	rd, wd     time.Time // deadlines the conn's user asked for
@@ -40,9 +45,12 @@ type capConn struct {
 // maxCoalesce bounds the bytes a server session buffers before it writes.
 const maxCoalesce = 16 << 10
 
+// idleChunk is the most a write sends under one idle deadline.
+const idleChunk = 64 << 10
+
 func (c *capConn) Write(p []byte) (int, error) {
 	if !c.coalesce {
-		return c.Conn.Write(p)
+		return c.write(p)
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -54,7 +62,7 @@ func (c *capConn) Write(p []byte) (int, error) {
 			return 0, err
 		}
 		if len(p) > maxCoalesce {
-			return c.Conn.Write(p)
+			return c.write(p)
 		}
 	}
 	c.wbuf = append(c.wbuf, p...)
@@ -67,9 +75,43 @@ func (c *capConn) flushLocked() error {
 	if c.werr != nil || len(c.wbuf) == 0 {
 		return c.werr
 	}
-	_, c.werr = c.Conn.Write(c.wbuf)
+	_, c.werr = c.write(c.wbuf)
 	c.wbuf = c.wbuf[:0]
 	return c.werr
+}
+
+// write writes p to the connection, renewing the idle deadline for each
+// idleChunk bytes.
+func (c *capConn) write(p []byte) (int, error) {
+	if c.idle <= 0 {
+		return c.Conn.Write(p)
+	}
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), idleChunk)
+		c.renew(false)
+		m, err := c.Conn.Write(p[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// renew moves the read (or write) deadline idle from now, within the cap.
+func (c *capConn) renew(read bool) {
+	t := time.Now().Add(c.idle)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if read {
+		c.rd = t
+		c.Conn.SetReadDeadline(earliest(c.rd, c.rcap))
+	} else {
+		c.wd = t
+		c.Conn.SetWriteDeadline(earliest(c.wd, c.wcap))
+	}
 }
 
 func (c *capConn) Read(p []byte) (int, error) {
@@ -80,6 +122,9 @@ func (c *capConn) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+	}
+	if c.idle > 0 {
+		c.renew(true)
 	}
 	return c.Conn.Read(p)
 }
@@ -178,6 +223,7 @@ type sessions struct {
 	net.Listener
 	max  int
 	life time.Duration
+	idle time.Duration  // each session's WithIOTimeout
 	busy func(net.Conn) // answers a connection beyond max
 
 	mu    sync.Mutex
@@ -212,6 +258,7 @@ func (s *sessions) Accept() (net.Conn, error) {
 		}
 		cc := newCapConn(c)
 		cc.coalesce = true
+		cc.idle = s.idle
 		s.conns[cc] = struct{}{}
 		cc.onClose = func() {
 			s.mu.Lock()

@@ -3,7 +3,8 @@
 //
 //   - Server, an embedded SMTP server (go-smtp) that accepts mail for the
 //     service's addresses and writes each mail durably into a Maildir before
-//     it answers 250;
+//     it answers 250 (NewServer and Serve for a service that owns its
+//     lifetime; StartServer serves in the background until Close);
 //   - Receiver, a core.Receiver that takes mails out of a Maildir (fed by a
 //     Server or by any MTA that delivers into a Maildir: Postfix, Dovecot's
 //     LDA, …), claims each by lock and rename so that any number of
@@ -20,6 +21,12 @@
 // Callers alias the package:
 //
 //	import soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+//
+// Each constructor takes its own option type (ServerOption, MaildirOption,
+// ReceiverOption, SenderOption; ReadMailOption for ReadMail); an option
+// several take returns an interface of them all (WithLogger a LoggerOption,
+// WithTLS a SessionOption, ...). An option given to a constructor that does
+// not take it does not compile.
 //
 // # The mail
 //

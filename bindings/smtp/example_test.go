@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
@@ -25,18 +26,15 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := soapsmtp.StartServer(mb, soapsmtp.WithAddresses("orders@example.org"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv := soapsmtp.NewServer(l.Addr().String(), mb, soapsmtp.WithAddresses("orders@example.org"))
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, l) }()
-	defer func() { cancel(); <-done }()
+	defer srv.Close()
+	ctx := context.Background()
 
-	s, err := soapsmtp.NewSender(l.Addr().String(), "shop@example.org")
+	s, err := soapsmtp.NewSender(srv.Addr(), "shop@example.org")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,6 +66,51 @@ func Example() {
 	fmt.Println(d.Ack(ctx))
 	// Output:
 	// urn:example:order mailto:shop@example.org shop@example.org 42 true
+	// <nil>
+}
+
+// A service that owns its server's lifetime makes it with NewServer and
+// serves on a listener until its ctx is done.
+func ExampleNewServer() {
+	dir, err := os.MkdirTemp("", "soapwire-maildir-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	mb, err := soapsmtp.OpenMaildir(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer mb.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv := soapsmtp.NewServer(l.Addr().String(), mb,
+		soapsmtp.WithAddresses("orders@example.org"),
+		soapsmtp.WithMaxMessageBytes(1<<20),
+		soapsmtp.WithIOTimeout(30*time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	defer cancel()
+
+	s, err := soapsmtp.NewSender(srv.Addr(), "shop@example.org", soapsmtp.WithIOTimeout(30*time.Second))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	m := core.NewMessage(core.V12, core.RawBody([]byte(`<o:order xmlns:o="urn:example">43</o:order>`)))
+	m.To = "mailto:orders@example.org"
+	fmt.Println(s.Send(ctx, m), m.Meta[soapsmtp.MetaQueuedAs] != "")
+	cancel()
+	fmt.Println(<-done)
+	// Output:
+	// <nil> true
 	// <nil>
 }
 

@@ -44,14 +44,14 @@ type testServer struct {
 
 // startServer serves a fresh address into the Maildir at dir until the test
 // ends.
-func startServer(t *testing.T, dir string, opts ...soapsmtp.Option) *testServer {
+func startServer(t *testing.T, dir string, opts ...soapsmtp.ServerOption) *testServer {
 	t.Helper()
 	mb, err := soapsmtp.OpenMaildir(dir)
 	require.NoError(t, err)
 	return startServerOn(t, mb, opts...)
 }
 
-func startServerOn(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.Option) *testServer {
+func startServerOn(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.ServerOption) *testServer {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -59,10 +59,10 @@ func startServerOn(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.Option) 
 }
 
 // startServerWith serves on l.
-func startServerWith(t *testing.T, mb *soapsmtp.Maildir, l net.Listener, opts ...soapsmtp.Option) *testServer {
+func startServerWith(t *testing.T, mb *soapsmtp.Maildir, l net.Listener, opts ...soapsmtp.ServerOption) *testServer {
 	t.Helper()
 	box := fmt.Sprintf("box-%d@example.test", boxes.Add(1))
-	srv := soapsmtp.NewServer(l.Addr().String(), mb, append([]soapsmtp.Option{soapsmtp.WithAddresses(box), soapsmtp.WithHostname("mx.example.test")}, opts...)...)
+	srv := soapsmtp.NewServer(l.Addr().String(), mb, append([]soapsmtp.ServerOption{soapsmtp.WithAddresses(box), soapsmtp.WithHostname("mx.example.test")}, opts...)...)
 	ctx, cancel := context.WithCancel(context.Background())
 	ts := &testServer{addr: l.Addr().String(), dir: mb.Dir(), box: box, mailto: "mailto:" + box, mb: mb, stopped: make(chan struct{}), stop: cancel}
 	go func() {
@@ -83,16 +83,16 @@ func (ts *testServer) shutdown() {
 
 // newSender returns a Sender to addr from sender@example.test, closed when
 // the test ends.
-func newSender(t *testing.T, addr string, opts ...soapsmtp.Option) *soapsmtp.Sender {
+func newSender(t *testing.T, addr string, opts ...soapsmtp.SenderOption) *soapsmtp.Sender {
 	t.Helper()
-	s, err := soapsmtp.NewSender(addr, "sender@example.test", append([]soapsmtp.Option{soapsmtp.WithHostname("client.example.test")}, opts...)...)
+	s, err := soapsmtp.NewSender(addr, "sender@example.test", append([]soapsmtp.SenderOption{soapsmtp.WithHostname("client.example.test")}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
 }
 
 // newReceiver returns a Receiver on mb, closed when the test ends.
-func newReceiver(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.Option) *soapsmtp.Receiver {
+func newReceiver(t *testing.T, mb *soapsmtp.Maildir, opts ...soapsmtp.ReceiverOption) *soapsmtp.Receiver {
 	t.Helper()
 	r := soapsmtp.NewReceiver(mb, opts...)
 	t.Cleanup(func() { r.Close() })

@@ -110,9 +110,9 @@ type Maildir struct {
 }
 
 // OpenMaildir opens the Maildir at dir, creating it and its folders (mode
-// 0700) when missing. Option: WithSyncMode.
-func OpenMaildir(dir string, opts ...Option) (*Maildir, error) {
-	o := newOptions(opts)
+// 0700) when missing.
+func OpenMaildir(dir string, opts ...MaildirOption) (*Maildir, error) {
+	o := newMaildirConfig(opts)
 	for _, f := range []string{FolderTmp, FolderNew, FolderCur, FolderWork, FolderFailed} {
 		if err := os.MkdirAll(filepath.Join(dir, f), 0o700); err != nil {
 			return nil, fmt.Errorf("smtp: open maildir %s: %w", dir, err)

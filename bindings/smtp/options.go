@@ -1,7 +1,6 @@
 package smtp
 
 import (
-	"context"
 	"crypto/tls"
 	"log/slog"
 	"os"
@@ -10,217 +9,161 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// Option configures OpenMaildir, NewServer, NewReceiver, NewSender or ReadMail.
-// Each option says which of them it applies to; the others ignore it.
-type Option func(*options)
+// The options. Each constructor takes its own option type, and an option
+// given to a constructor that does not use it does not compile: the type of
+// each With* function says where it applies.
 
-type options struct {
-	log       *slog.Logger
+// ServerOption configures NewServer and StartServer.
+type ServerOption interface{ applyServer(*serverConfig) }
+
+// MaildirOption configures OpenMaildir.
+type MaildirOption interface{ applyMaildir(*maildirConfig) }
+
+// ReceiverOption configures NewReceiver.
+type ReceiverOption interface{ applyReceiver(*receiverConfig) }
+
+// SenderOption configures NewSender.
+type SenderOption interface{ applySender(*senderConfig) }
+
+// ReadMailOption configures ReadMail.
+type ReadMailOption interface{ applyReadMail(*readConfig) }
+
+// LoggerOption is an option of every component that logs: the Server, the
+// Receiver and the Sender (WithLogger).
+type LoggerOption interface {
+	ServerOption
+	ReceiverOption
+	SenderOption
+}
+
+// SessionOption is an option of both ends of an SMTP session: the Server
+// and the Sender (WithHostname, WithTLS, WithMaxSessions, WithIOTimeout).
+type SessionOption interface {
+	ServerOption
+	SenderOption
+}
+
+// ReadOption is an option of what reads mails into messages: the Receiver
+// and ReadMail (WithLimits).
+type ReadOption interface {
+	ReceiverOption
+	ReadMailOption
+}
+
+// AddressOption is an option of what knows the service's own addresses:
+// the Server, the Receiver and ReadMail (WithAddresses).
+type AddressOption interface {
+	ServerOption
+	ReceiverOption
+	ReadMailOption
+}
+
+// sessionConfig is what the Server and the Sender share.
+type sessionConfig struct {
+	hostname    string
+	tls         *tls.Config
+	maxSessions int // the Server's sessions, the Sender's connections
+	ioTimeout   time.Duration
+}
+
+// readConfig is how a mail is read into a message (ReadMail, the Receiver).
+type readConfig struct {
 	limits    core.Limits
-	addresses []string
-	hostname  string
-	tls       *tls.Config
-
-	// Server
-	requireTLS      bool
-	auth            func(ctx context.Context, user, pass string) bool
-	maxMessageBytes int64
-	maxRecipients   int
-	maxLineLength   int
-	maxSessions     int
-	sessionTime     time.Duration
-	readTimeout     time.Duration
-	writeTimeout    time.Duration
-	shutdownTimeout time.Duration
-
-	// Maildir
-	syncMode SyncMode
-
-	// Receiver
-	poll         time.Duration
-	recoverEvery time.Duration
-	archive      bool
-
-	// Sender
-	user, pass  string
-	hasCreds    bool
-	maxConns    int
-	idleTimeout time.Duration
-	attempts    int
-	backoff     time.Duration
-	subject     string
+	addresses []string // the loop guard's own addresses
 }
 
-// Defaults of the options.
-const (
-	DefaultMaxMessageBytes = 32 << 20         // Server: 552 beyond
-	DefaultMaxRecipients   = 50               // Server: 452 beyond
-	DefaultMaxLineLength   = 2000             // Server: 500 beyond (RFC 5321's 1000, doubled as go-smtp does)
-	DefaultMaxSessions     = 100              // Server: 421 beyond
-	DefaultSessionTime     = 10 * time.Minute // Server: a session's whole life
-	DefaultReadTimeout     = 2 * time.Minute  // Server: per command, and for the data
-	DefaultWriteTimeout    = time.Minute      // Server: per reply
-	DefaultShutdownTimeout = 10 * time.Second // Server: how long Serve waits for mails being received
-	DefaultPollInterval    = 100 * time.Millisecond
-	DefaultRecoverInterval = 5 * time.Second
-	DefaultMaxConns        = 32 // Sender: sessions open at once (and kept idle)
-	DefaultIdleTimeout     = 30 * time.Second
-	DefaultAttempts        = 4 // Sender: tries for a 4xx or a network error
-	DefaultBackoff         = 100 * time.Millisecond
-)
-
-func newOptions(opts []Option) options {
-	o := options{
-		maxMessageBytes: DefaultMaxMessageBytes,
-		maxRecipients:   DefaultMaxRecipients,
-		maxLineLength:   DefaultMaxLineLength,
-		maxSessions:     DefaultMaxSessions,
-		sessionTime:     DefaultSessionTime,
-		readTimeout:     DefaultReadTimeout,
-		writeTimeout:    DefaultWriteTimeout,
-		shutdownTimeout: DefaultShutdownTimeout,
-		poll:            DefaultPollInterval,
-		recoverEvery:    DefaultRecoverInterval,
-		maxConns:        DefaultMaxConns,
-		idleTimeout:     DefaultIdleTimeout,
-		attempts:        DefaultAttempts,
-		backoff:         DefaultBackoff,
-		syncMode:        DefaultSyncMode,
+// defaultHostname is the host name, else "localhost".
+func defaultHostname() string {
+	if h, _ := os.Hostname(); h != "" {
+		return h
 	}
-	for _, fn := range opts {
-		fn(&o)
-	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	if o.hostname == "" {
-		o.hostname, _ = os.Hostname()
-		if o.hostname == "" {
-			o.hostname = "localhost"
-		}
-	}
-	return o
+	return "localhost"
 }
 
-// WithLogger logs refusals, parked mails, retries and failures (all). The
-// default discards.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// WithLimits bounds the envelopes read (NewReceiver, ReadMail). The zero
-// Limits is core.DefaultLimits.
-func WithLimits(l core.Limits) Option { return func(o *options) { o.limits = l } }
+// WithLogger logs refusals, parked mails, retries and failures. The default
+// discards.
+func WithLogger(l *slog.Logger) LoggerOption { return loggerOption{l} }
 
-// WithAddresses names the service's own mail addresses. NewServer accepts
+type loggerOption struct{ l *slog.Logger }
+
+func (o loggerOption) applyServer(c *serverConfig)     { c.log = o.l }
+func (o loggerOption) applyReceiver(c *receiverConfig) { c.log = o.l }
+func (o loggerOption) applySender(c *senderConfig)     { c.log = o.l }
+
+// WithLimits bounds the envelopes read. The zero Limits is
+// core.DefaultLimits.
+func WithLimits(l core.Limits) ReadOption { return limitsOption{l} }
+
+type limitsOption struct{ l core.Limits }
+
+func (o limitsOption) applyReceiver(c *receiverConfig) { c.limits = o.l }
+func (o limitsOption) applyReadMail(c *readConfig)     { c.limits = o.l }
+
+// WithAddresses names the service's own mail addresses. The Server accepts
 // mail only for them (any other recipient is refused 550); an entry
-// "@example.org" accepts a whole domain. NewReceiver and ReadMail treat a
+// "@example.org" accepts a whole domain. The Receiver and ReadMail treat a
 // mail whose X-Loop header names one of them as sent by this service and
 // never answer it. Addresses compare case-insensitively.
-func WithAddresses(addrs ...string) Option {
-	return func(o *options) { o.addresses = append(o.addresses, addrs...) }
+func WithAddresses(addrs ...string) AddressOption { return addressOption(addrs) }
+
+type addressOption []string
+
+func (a addressOption) applyServer(c *serverConfig) { c.addresses = append(c.addresses, a...) }
+func (a addressOption) applyReceiver(c *receiverConfig) {
+	c.addresses = append(c.addresses, a...)
+}
+func (a addressOption) applyReadMail(c *readConfig) { c.addresses = append(c.addresses, a...) }
+
+// sessionOption is an option of the Server and the Sender.
+type sessionOption func(*sessionConfig)
+
+func (f sessionOption) applyServer(c *serverConfig) { f(&c.sessionConfig) }
+func (f sessionOption) applySender(c *senderConfig) { f(&c.sessionConfig) }
+
+// WithHostname is the name the Server greets with and writes in Received
+// headers, and the name the Sender gives in EHLO (default: the host name).
+func WithHostname(name string) SessionOption {
+	return sessionOption(func(c *sessionConfig) { c.hostname = name })
 }
 
-// WithHostname is the name the server greets with and writes in Received
-// headers (NewServer), and the name the Sender gives in EHLO (default: the
-// host name).
-func WithHostname(name string) Option { return func(o *options) { o.hostname = name } }
-
-// WithTLS enables STARTTLS. NewServer offers it with cfg (which must hold a
-// certificate); NewSender requires it, failing with ErrNoTLS when the server
-// does not offer it, and verifies the server with cfg (ServerName defaults
-// to the host of the server address).
-func WithTLS(cfg *tls.Config) Option { return func(o *options) { o.tls = cfg } }
-
-// WithRequireTLS makes NewServer refuse MAIL (530 5.7.0) on a session that
-// did not STARTTLS. It needs WithTLS.
-func WithRequireTLS() Option { return func(o *options) { o.requireTLS = true } }
-
-// WithAuth makes NewServer offer AUTH PLAIN and LOGIN and require it before
-// MAIL (530 5.7.0 otherwise). check reports whether the credentials are
-// right (535 5.7.8 otherwise); ctx is Serve's. With WithTLS, AUTH is offered
-// only after STARTTLS; without it, AUTH is offered in clear text.
-func WithAuth(check func(ctx context.Context, user, pass string) bool) Option {
-	return func(o *options) { o.auth = check }
+// WithTLS enables STARTTLS. The Server offers it with cfg (which must hold
+// a certificate); the Sender requires it, failing with ErrNoTLS when the
+// server does not offer it, and verifies the server with cfg (ServerName
+// defaults to the host of the server address).
+func WithTLS(cfg *tls.Config) SessionOption {
+	return sessionOption(func(c *sessionConfig) { c.tls = cfg })
 }
 
-// WithMaxMessageBytes bounds a mail's size on NewServer (advertised as
-// SIZE; 552 beyond). Default DefaultMaxMessageBytes.
-func WithMaxMessageBytes(n int64) Option { return func(o *options) { o.maxMessageBytes = n } }
+// Defaults of WithMaxSessions.
+const (
+	DefaultMaxSessions = 100 // the Server's sessions: 421 beyond
+	DefaultMaxConns    = 32  // the Sender's sessions open at once (and kept idle)
+)
 
-// WithMaxRecipients bounds the recipients of one mail on NewServer (452
-// beyond). Default DefaultMaxRecipients.
-func WithMaxRecipients(n int) Option { return func(o *options) { o.maxRecipients = n } }
-
-// WithMaxLineLength bounds a command or data line on NewServer (500 and the
-// connection closed beyond). Default DefaultMaxLineLength.
-func WithMaxLineLength(n int) Option { return func(o *options) { o.maxLineLength = n } }
-
-// WithMaxSessions bounds NewServer's concurrent sessions (a connection
-// beyond is answered 421 and closed) and NewSender's open connections (a
+// WithMaxSessions bounds the Server's concurrent sessions (a connection
+// beyond is answered 421 and closed) and the Sender's open connections (a
 // Send beyond waits for one, within its ctx). Defaults DefaultMaxSessions
 // and DefaultMaxConns.
-func WithMaxSessions(n int) Option {
-	return func(o *options) { o.maxSessions, o.maxConns = n, n }
+func WithMaxSessions(n int) SessionOption {
+	return sessionOption(func(c *sessionConfig) { c.maxSessions = n })
 }
 
-// WithSessionTime bounds the whole life of a session on NewServer: when it
-// is over, the session is answered 421 and closed. Default
-// DefaultSessionTime.
-func WithSessionTime(d time.Duration) Option { return func(o *options) { o.sessionTime = d } }
+// DefaultIOTimeout is the longest silence on a session mid-operation.
+const DefaultIOTimeout = 2 * time.Minute
 
-// WithTimeouts sets NewServer's read timeout (per command, and for the
-// data) and write timeout (per reply). Defaults DefaultReadTimeout and
-// DefaultWriteTimeout.
-func WithTimeouts(read, write time.Duration) Option {
-	return func(o *options) { o.readTimeout, o.writeTimeout = read, write }
+// WithIOTimeout bounds how long a session may stay silent in the middle of
+// an operation (default DefaultIOTimeout; d <= 0 keeps the default). The
+// Server waits that long for each command and for each piece of the data,
+// and for each reply to be taken (421 and the session closed beyond); the
+// Sender, for each reply of the server, the answer to the data included,
+// and for each piece of what it writes. It is renewed by every read and
+// write, so large mails are not cut off.
+func WithIOTimeout(d time.Duration) SessionOption {
+	return sessionOption(func(c *sessionConfig) {
+		if d > 0 {
+			c.ioTimeout = d
+		}
+	})
 }
-
-// WithShutdownTimeout is how long Serve, once its ctx is done, waits for
-// mails still being received before it cuts their sessions. Default
-// DefaultShutdownTimeout.
-func WithShutdownTimeout(d time.Duration) Option {
-	return func(o *options) { o.shutdownTimeout = d }
-}
-
-// WithSyncMode chooses how OpenMaildir's Maildir makes new mails durable:
-// SyncJournal (DefaultSyncMode), SyncFiles or SyncFilesystem. In every mode
-// a mail's bytes are on disk (in its file, or in the journal) and it is in
-// new/ before a delivery returns (before the Server answers 250), so a
-// crash after 250 loses nothing; mails delivered at the same time share
-// the syncs.
-func WithSyncMode(m SyncMode) Option { return func(o *options) { o.syncMode = m } }
-
-// WithPollInterval is how often NewReceiver looks for mail that another
-// process delivered (mail delivered by a Server on the same *Maildir is
-// noticed at once). Default DefaultPollInterval.
-func WithPollInterval(d time.Duration) Option { return func(o *options) { o.poll = d } }
-
-// WithRecoverInterval is how often NewReceiver looks for mails claimed by a
-// process that died, to return them to new/. It also looks when it starts.
-// Default DefaultRecoverInterval.
-func WithRecoverInterval(d time.Duration) Option { return func(o *options) { o.recoverEvery = d } }
-
-// WithArchive makes NewReceiver's Ack move a mail to the done/ folder
-// instead of deleting it.
-func WithArchive() Option { return func(o *options) { o.archive = true } }
-
-// WithCredentials makes NewSender authenticate with AUTH PLAIN, or AUTH
-// LOGIN when the server offers only that.
-func WithCredentials(user, pass string) Option {
-	return func(o *options) { o.user, o.pass, o.hasCreds = user, pass, true }
-}
-
-// WithIdleTimeout is how long NewSender keeps an unused session open for
-// reuse. Default DefaultIdleTimeout.
-func WithIdleTimeout(d time.Duration) Option { return func(o *options) { o.idleTimeout = d } }
-
-// WithRetry sets how many times NewSender tries a mail that meets a
-// temporary (4xx) refusal or a network error, and the first pause between
-// tries (doubled each time, with jitter). Defaults DefaultAttempts and
-// DefaultBackoff.
-func WithRetry(attempts int, backoff time.Duration) Option {
-	return func(o *options) { o.attempts, o.backoff = max(attempts, 1), backoff }
-}
-
-// WithSubject is the Subject of the mails NewSender writes when a message's
-// Meta has no MetaSubject (default: the action, else "SOAP message").
-func WithSubject(s string) Option { return func(o *options) { o.subject = s } }

@@ -51,12 +51,12 @@ const maxPartDepth = 4
 //
 // Errors are *core.Fault: a Sender fault for a mail that is not a SOAP
 // mail or is malformed, or the fault core.ReadMessage returned.
-func ReadMail(r io.Reader, opts ...Option) (*core.Message, error) {
-	o := newOptions(opts)
+func ReadMail(r io.Reader, opts ...ReadMailOption) (*core.Message, error) {
+	o := newReadConfig(opts)
 	return readMail(r, &o)
 }
 
-func readMail(r io.Reader, o *options) (*core.Message, error) {
+func readMail(r io.Reader, o *readConfig) (*core.Message, error) {
 	h, body, err := readHeader(r)
 	return readMailBody(h, body, err, o)
 }
@@ -64,7 +64,7 @@ func readMail(r io.Reader, o *options) (*core.Message, error) {
 // readMailBytes is readMail for a mail in memory (a Server's handover): it
 // reads the header without a buffer of its own and decodes a single-part
 // body at once instead of through readers. It may change data.
-func readMailBytes(data []byte, o *options) (*core.Message, error) {
+func readMailBytes(data []byte, o *readConfig) (*core.Message, error) {
 	end := headerEnd(data)
 	if end < 0 || end > MaxMailHeaderBytes {
 		return readMail(bytes.NewReader(data), o)
@@ -113,7 +113,7 @@ func (m *memBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func readMailBody(h textproto.MIMEHeader, body io.Reader, err error, o *options) (*core.Message, error) {
+func readMailBody(h textproto.MIMEHeader, body io.Reader, err error, o *readConfig) (*core.Message, error) {
 	if err != nil {
 		return nil, &core.Fault{Code: core.CodeSender, Reason: "malformed mail header", Cause: err}
 	}
@@ -464,7 +464,7 @@ func (s *spaceDropper) Read(p []byte) (int, error) {
 }
 
 // mapMail fills what the envelope did not say from the mail's header.
-func mapMail(m *core.Message, h mail.Header, part *envelopePart, o *options) {
+func mapMail(m *core.Message, h mail.Header, part *envelopePart, o *readConfig) {
 	dec := new(mime.WordDecoder)
 	set := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {

@@ -99,7 +99,7 @@ func FuzzReadMailBytes(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		o := newOptions([]Option{WithAddresses("soap@example.test"), WithLimits(core.Limits{MaxBytes: 1 << 20})})
+		o := newReadConfig([]ReadMailOption{WithAddresses("soap@example.test"), WithLimits(core.Limits{MaxBytes: 1 << 20})})
 		m1, err1 := readMail(bytes.NewReader(data), &o)
 		want := mailSummary(t, m1, err1)
 		m2, err2 := readMailBytes(bytes.Clone(data), &o)

@@ -36,7 +36,7 @@ import (
 // *Maildir, else within WithPollInterval.
 type Receiver struct {
 	mb *Maildir
-	o  options
+	o  receiverConfig
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -48,15 +48,14 @@ type Receiver struct {
 
 var _ core.Receiver = (*Receiver)(nil)
 
-// NewReceiver returns a Receiver on mb. Options: WithLimits, WithAddresses
-// (for the loop guard), WithPollInterval, WithRecoverInterval, WithArchive,
-// WithLogger.
-func NewReceiver(mb *Maildir, opts ...Option) *Receiver {
+// NewReceiver returns a Receiver on mb. WithAddresses names the service's
+// own addresses for the loop guard.
+func NewReceiver(mb *Maildir, opts ...ReceiverOption) *Receiver {
 	if mb == nil {
 		panic("smtp: NewReceiver with a nil Maildir")
 	}
 	mb.receivers.Add(1)
-	return &Receiver{mb: mb, o: newOptions(opts), closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
+	return &Receiver{mb: mb, o: newReceiverConfig(opts), closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
 }
 
 // Receive returns the next mail's message, waiting for one until ctx is
@@ -150,7 +149,7 @@ func (r *Receiver) claim(ctx context.Context, name string) *delivery {
 		}
 		return nil
 	}
-	m, err := readMail(f, &r.o)
+	m, err := readMail(f, &r.o.readConfig)
 	return r.open(ctx, &delivery{r: r, f: f, name: name, spot: &spot{name: name, path: r.mb.Path(FolderWork, name)}}, m, err)
 }
 
@@ -160,10 +159,10 @@ func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
 	r.mb.handed.Add(1)
 	d := &delivery{r: r, f: h.f, name: h.name, writable: true, size: h.size, spot: h.spot}
 	if h.data != nil {
-		m, err := readMailBytes(h.data, &r.o)
+		m, err := readMailBytes(h.data, &r.o.readConfig)
 		return r.open(ctx, d, m, err)
 	}
-	m, err := readMail(io.NewSectionReader(h.f, 0, h.size), &r.o)
+	m, err := readMail(io.NewSectionReader(h.f, 0, h.size), &r.o.readConfig)
 	return r.open(ctx, d, m, err)
 }
 

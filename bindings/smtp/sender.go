@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/mail"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,7 +24,7 @@ import (
 type Sender struct {
 	addr   string
 	from   *mail.Address
-	o      options
+	o      senderConfig
 	sem    chan struct{}
 	bufs   sync.Pool // of *bytes.Buffer, for composing mails
 	lastTo atomic.Pointer[lastTo]
@@ -37,16 +38,14 @@ var _ core.Sender = (*Sender)(nil)
 
 // NewSender returns a Sender submitting to the SMTP server at addr
 // ("host:port") with from as the mail's From, envelope sender and X-Loop.
-// Options: WithTLS (STARTTLS), WithCredentials (AUTH), WithMaxSessions,
-// WithIdleTimeout, WithRetry, WithSubject, WithHostname, WithLogger. It
-// fails if from is not one plain mail address.
-func NewSender(addr, from string, opts ...Option) (*Sender, error) {
+// It fails if from is not one plain mail address.
+func NewSender(addr, from string, opts ...SenderOption) (*Sender, error) {
 	a, err := parseMailto(from)
 	if err != nil {
 		return nil, err
 	}
-	o := newOptions(opts)
-	return &Sender{addr: addr, from: a, o: o, sem: make(chan struct{}, max(o.maxConns, 1))}, nil
+	o := newSenderConfig(opts)
+	return &Sender{addr: addr, from: a, o: o, sem: make(chan struct{}, max(o.maxSessions, 1))}, nil
 }
 
 // Send mails m to m.To, a mailto: address, and returns once the server
@@ -213,14 +212,22 @@ func (s *Sender) put(cl *client) {
 	s.mu.Unlock()
 }
 
-// dial opens a session: EHLO, STARTTLS (WithTLS) and AUTH (WithCredentials).
-func (s *Sender) dial(ctx context.Context) (*client, error) {
+// dial opens a session: EHLO, STARTTLS (WithTLS) and AUTH (WithCredentials),
+// all within WithDialTimeout.
+func (s *Sender) dial(parent context.Context) (*client, error) {
+	ctx, cancel := context.WithTimeout(parent, s.o.dialTimeout)
+	defer cancel()
 	var d net.Dialer
 	raw, err := d.DialContext(ctx, "tcp", s.addr)
 	if err != nil {
+		if parent.Err() != nil {
+			err = parent.Err()
+		}
 		return nil, fmt.Errorf("smtp: dial %s: %w", s.addr, err)
 	}
-	cl := newClient(newCapConn(raw))
+	cc := newCapConn(raw)
+	cc.idle = s.o.ioTimeout
+	cl := newClient(cc)
 	stop := cl.watch(ctx)
 	fail := func(stage string, err error) (*client, error) {
 		stop()
@@ -229,8 +236,10 @@ func (s *Sender) dial(ctx context.Context) (*client, error) {
 		if errors.As(err, &se) {
 			return nil, se
 		}
-		if ctx.Err() != nil {
-			err = ctx.Err()
+		if parent.Err() != nil {
+			err = parent.Err()
+		} else if ctx.Err() != nil {
+			err = fmt.Errorf("%w (WithDialTimeout %v)", os.ErrDeadlineExceeded, s.o.dialTimeout)
 		}
 		return nil, fmt.Errorf("smtp: %s %s: %w", stage, s.addr, err)
 	}

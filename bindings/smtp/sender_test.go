@@ -20,7 +20,7 @@ import (
 )
 
 // countedServer starts a server whose accepted connections are counted.
-func countedServer(t *testing.T, opts ...soapsmtp.Option) (*testServer, *countingListener) {
+func countedServer(t *testing.T, opts ...soapsmtp.ServerOption) (*testServer, *countingListener) {
 	t.Helper()
 	mb, err := soapsmtp.OpenMaildir(t.TempDir())
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func TestSenderReusesSessions(t *testing.T) {
 		assert.Len(t, files(t, ts.dir, soapsmtp.FolderNew), 40)
 	})
 	t.Run("ServerClosedIdleSession", func(t *testing.T) {
-		ts, conns := countedServer(t, soapsmtp.WithTimeouts(100*time.Millisecond, time.Second))
+		ts, conns := countedServer(t, soapsmtp.WithIOTimeout(100*time.Millisecond))
 		s := newSender(t, ts.addr, soapsmtp.WithRetry(1, 0)) // no retry: the stale session must be replaced, not retried
 		sendN(t, s, ts, 1)
 		time.Sleep(300 * time.Millisecond) // the server drops the idle session

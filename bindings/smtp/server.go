@@ -2,10 +2,12 @@ package smtp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
@@ -20,35 +22,74 @@ import (
 // WithMaxMessageBytes 552 5.3.4 (at MAIL when the client declares SIZE,
 // else during the data); too many recipients 452 4.5.3; a line over
 // WithMaxLineLength 500 and the session closed; a session beyond
-// WithMaxSessions 421 4.3.2; a session over WithSessionTime, or idle beyond
-// the read timeout, 421; MAIL without the required AUTH or STARTTLS 530
+// WithMaxSessions 421 4.3.2; a session over WithSessionTimeout, or silent
+// beyond WithIOTimeout, 421; MAIL without the required AUTH or STARTTLS 530
 // 5.7.0; wrong credentials 535 5.7.8; a Maildir that cannot be written 451
 // 4.3.0, so that the sender tries again later.
 type Server struct {
 	addr   string
 	mb     *Maildir
-	o      options
+	o      serverConfig
 	exact  map[string]bool
 	domain map[string]bool
+
+	mu      sync.Mutex
+	bound   string             // the listener's address, once serving
+	stop    context.CancelFunc // StartServer's: ends Serve
+	done    chan error         // StartServer's: Serve's result
+	stopped bool
 }
 
-// NewServer returns a Server that will listen on addr ("host:port") and
-// deliver into mb. WithAddresses is required: it names the addresses the
-// server accepts mail for. Other options: WithTLS, WithRequireTLS, WithAuth,
-// WithMaxMessageBytes, WithMaxRecipients, WithMaxLineLength,
-// WithMaxSessions, WithSessionTime, WithTimeouts, WithShutdownTimeout,
-// WithHostname, WithLogger. NewServer panics without WithAddresses, with a
-// nil mb, or with WithRequireTLS but no WithTLS: those are setup mistakes.
-func NewServer(addr string, mb *Maildir, opts ...Option) *Server {
-	if mb == nil {
-		panic("smtp: NewServer with a nil Maildir")
+// NewServer returns a Server that will listen on addr ("host:port"; see
+// ListenAndServe and Serve) and deliver into mb. WithAddresses is
+// required: it names the addresses the server accepts mail for. NewServer
+// panics without WithAddresses, with a nil mb, or with WithRequireTLS but
+// no WithTLS: those are setup mistakes.
+func NewServer(addr string, mb *Maildir, opts ...ServerOption) *Server {
+	s, err := newServer(addr, mb, opts)
+	if err != nil {
+		panic(err.Error())
 	}
-	s := &Server{addr: addr, mb: mb, o: newOptions(opts), exact: map[string]bool{}, domain: map[string]bool{}}
+	return s
+}
+
+// StartServer starts a Server delivering into mb: it listens on
+// WithListenAddr (default DefaultListenAddr, a free loopback port) and
+// serves in the background until Close. Addr says where it listens. It
+// takes the options of NewServer, and fails on the setup mistakes NewServer
+// panics on and when it cannot listen. It suits tests, examples and small
+// setups; a service that owns its lifetime uses NewServer and Serve.
+func StartServer(mb *Maildir, opts ...ServerOption) (*Server, error) {
+	s, err := newServer(DefaultListenAddr, mb, opts)
+	if err != nil {
+		return nil, err
+	}
+	var lc net.ListenConfig
+	l, err := lc.Listen(context.Background(), "tcp", s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("smtp: listen %s: %w", s.addr, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop, s.done = cancel, make(chan error, 1)
+	s.setBound(l.Addr().String())
+	go func() { s.done <- s.Serve(ctx, l) }()
+	return s, nil
+}
+
+// newServer is NewServer returning its setup mistakes as errors.
+func newServer(addr string, mb *Maildir, opts []ServerOption) (*Server, error) {
+	if mb == nil {
+		return nil, errors.New("smtp: NewServer with a nil Maildir")
+	}
+	s := &Server{addr: addr, mb: mb, o: newServerConfig(opts), exact: map[string]bool{}, domain: map[string]bool{}}
+	if s.o.listen != "" {
+		s.addr = s.o.listen
+	}
 	if len(s.o.addresses) == 0 {
-		panic("smtp: NewServer needs WithAddresses: the addresses it accepts mail for")
+		return nil, errors.New("smtp: NewServer needs WithAddresses: the addresses it accepts mail for")
 	}
 	if s.o.requireTLS && s.o.tls == nil {
-		panic("smtp: WithRequireTLS needs WithTLS")
+		return nil, errors.New("smtp: WithRequireTLS needs WithTLS")
 	}
 	for _, a := range s.o.addresses {
 		a = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(a, "mailto:")))
@@ -58,7 +99,42 @@ func NewServer(addr string, mb *Maildir, opts ...Option) *Server {
 			s.exact[a] = true
 		}
 	}
-	return s
+	return s, nil
+}
+
+// Addr returns the address the Server listens on ("host:port"): its
+// listener's once it serves (at once for StartServer's), else the address
+// it was made with.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bound != "" {
+		return s.bound
+	}
+	return s.addr
+}
+
+func (s *Server) setBound(addr string) {
+	s.mu.Lock()
+	s.bound = addr
+	s.mu.Unlock()
+}
+
+// Close stops a Server started by StartServer as Serve does when its ctx
+// is done (mails being received may finish, up to WithShutdownTimeout) and
+// returns once it has stopped, with the error that stopped it earlier if
+// any. Later calls return nil. For a Server from NewServer, Close does
+// nothing: Serve's ctx stops it.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.stop == nil || s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	s.stop()
+	return <-s.done
 }
 
 // accepts reports whether rcpt is one of the server's addresses.
@@ -71,8 +147,8 @@ func (s *Server) accepts(rcpt string) bool {
 	return ok && s.domain[dom]
 }
 
-// ListenAndServe listens on the Server's address and serves until ctx is
-// done; see Serve.
+// ListenAndServe listens on the Server's address (NewServer's addr, or
+// WithListenAddr) and serves until ctx is done; see Serve.
 func (s *Server) ListenAndServe(ctx context.Context) error {
 	var lc net.ListenConfig
 	l, err := lc.Listen(ctx, "tcp", s.addr)
@@ -86,7 +162,8 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // answers idle sessions 421, lets mails being received finish (up to
 // WithShutdownTimeout) and returns nil. It returns an error if l fails.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	ss := &sessions{Listener: l, max: s.o.maxSessions, life: s.o.sessionTime, conns: map[*capConn]struct{}{}, busy: s.busy}
+	s.setBound(l.Addr().String())
+	ss := &sessions{Listener: l, max: s.o.maxSessions, life: s.o.sessionTimeout, idle: s.o.ioTimeout, conns: map[*capConn]struct{}{}, busy: s.busy}
 	srv := gosmtp.NewServer(&backend{s: s, ctx: ctx})
 	srv.Domain = s.o.hostname
 	srv.TLSConfig = s.o.tls
@@ -94,8 +171,8 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	srv.MaxMessageBytes = s.o.maxMessageBytes
 	srv.MaxRecipients = s.o.maxRecipients
 	srv.MaxLineLength = s.o.maxLineLength
-	srv.ReadTimeout = s.o.readTimeout
-	srv.WriteTimeout = s.o.writeTimeout
+	srv.ReadTimeout = s.o.ioTimeout
+	srv.WriteTimeout = s.o.ioTimeout
 	srv.ErrorLog = logAdapter{s.o.log}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ss) }()

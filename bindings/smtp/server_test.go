@@ -109,7 +109,8 @@ func TestServerWritesBefore250(t *testing.T) {
 }
 
 // TestServerSessionLimits: a session beyond WithMaxSessions is answered 421
-// at once; a session over WithSessionTime is answered 421 and closed.
+// at once; a session over WithSessionTimeout is answered 421 and closed,
+// and one silent beyond WithIOTimeout too.
 func TestServerSessionLimits(t *testing.T) {
 	t.Run("Concurrent", func(t *testing.T) {
 		ts := startServer(t, t.TempDir(), soapsmtp.WithMaxSessions(2))
@@ -127,8 +128,8 @@ func TestServerSessionLimits(t *testing.T) {
 		require.Eventually(t, func() bool { return strings.HasPrefix(greeting(t, ts.addr), "220") },
 			5*time.Second, 20*time.Millisecond, "a session is free again after QUIT")
 	})
-	t.Run("SessionTime", func(t *testing.T) {
-		ts := startServer(t, t.TempDir(), soapsmtp.WithSessionTime(200*time.Millisecond))
+	t.Run("SessionTimeout", func(t *testing.T) {
+		ts := startServer(t, t.TempDir(), soapsmtp.WithSessionTimeout(200*time.Millisecond))
 		_, r := session(t, ts.addr)
 		expectReply(t, r, "220")
 		// Say nothing: the session's time runs out.
@@ -136,14 +137,14 @@ func TestServerSessionLimits(t *testing.T) {
 		_, err := r.ReadString('\n')
 		assert.Error(t, err, "the server closed the session")
 	})
-	t.Run("ReadTimeout", func(t *testing.T) {
-		ts := startServer(t, t.TempDir(), soapsmtp.WithTimeouts(200*time.Millisecond, time.Minute))
+	t.Run("IOTimeout", func(t *testing.T) {
+		ts := startServer(t, t.TempDir(), soapsmtp.WithIOTimeout(200*time.Millisecond))
 		conn, r := session(t, ts.addr)
 		expectReply(t, r, "220")
 		_, err := conn.Write([]byte("EHLO client.example.test\r\n"))
 		require.NoError(t, err)
 		expectReply(t, r, "250 ")
-		// Silence between commands, past the read timeout.
+		// Silence between commands, past the IO timeout.
 		expectReply(t, r, "421 4.4.2")
 		_, err = r.ReadString('\n')
 		assert.Error(t, err, "the server closed the session")

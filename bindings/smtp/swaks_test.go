@@ -41,7 +41,7 @@ func TestSwaksDeliversSOAPMail(t *testing.T) {
 	check := func(_ context.Context, u, p string) bool { return u == "alice" && p == "pw" }
 	tests := []struct {
 		name   string
-		opts   []soapsmtp.Option
+		opts   []soapsmtp.ServerOption
 		args   []string
 		action string
 	}{
@@ -53,11 +53,11 @@ func TestSwaksDeliversSOAPMail(t *testing.T) {
 			"--body", "The order is attached.",
 			"--attach-type", "application/soap+xml", "--attach", "@" + envFile,
 		}, ""},
-		{"AuthLogin", []soapsmtp.Option{soapsmtp.WithAuth(check)}, []string{
+		{"AuthLogin", []soapsmtp.ServerOption{soapsmtp.WithAuth(check)}, []string{
 			"--auth", "LOGIN", "--auth-user", "alice", "--auth-password", "pw",
 			"--header", "Content-Type: application/soap+xml", "--body", "@" + envFile,
 		}, ""},
-		{"AuthPlain", []soapsmtp.Option{soapsmtp.WithAuth(check)}, []string{
+		{"AuthPlain", []soapsmtp.ServerOption{soapsmtp.WithAuth(check)}, []string{
 			"--auth", "PLAIN", "--auth-user", "alice", "--auth-password", "pw",
 			"--header", "Content-Type: application/soap+xml", "--header", "SOAPAction: urn:swaks:plain", "--body", "@" + envFile,
 		}, "urn:swaks:plain"},

@@ -50,7 +50,7 @@ func newOutbox() *outbox { return &outbox{Outbox: &document.Outbox{}} }
 
 // addSMTP routes mailto: addresses to an SMTP Sender.
 func (o *outbox) addSMTP(s smtpSettings, log *slog.Logger) error {
-	opts := []soapsmtp.Option{soapsmtp.WithLogger(log)}
+	opts := []soapsmtp.SenderOption{soapsmtp.WithLogger(log)}
 	if s.user != "" {
 		opts = append(opts, soapsmtp.WithCredentials(s.user, s.password))
 	}

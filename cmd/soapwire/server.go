@@ -313,7 +313,7 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		if err != nil {
 			return "", nil, fmt.Errorf("smtp.listen: %w", err)
 		}
-		opts := []soapsmtp.Option{soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log)}
+		opts := []soapsmtp.ServerOption{soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log)}
 		if n := s.cfg.limits().MaxBytes; n > 0 {
 			// Room for the envelope in base64 (4/3) and the mail's headers.
 			opts = append(opts, soapsmtp.WithMaxMessageBytes(n+n/3+64<<10))

@@ -96,13 +96,13 @@ type smtpSink struct {
 	mb   *soapsmtp.Maildir
 }
 
-func startSMTPSink(t *testing.T, box string, opts ...soapsmtp.Option) *smtpSink {
+func startSMTPSink(t *testing.T, box string, opts ...soapsmtp.ServerOption) *smtpSink {
 	t.Helper()
 	mb, err := soapsmtp.OpenMaildir(t.TempDir())
 	require.NoError(t, err)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := soapsmtp.NewServer(l.Addr().String(), mb, append([]soapsmtp.Option{soapsmtp.WithAddresses(box)}, opts...)...)
+	srv := soapsmtp.NewServer(l.Addr().String(), mb, append([]soapsmtp.ServerOption{soapsmtp.WithAddresses(box)}, opts...)...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, l) }()
