@@ -104,8 +104,8 @@ type limitsOption struct{ l core.Limits }
 func (o limitsOption) applyHandler(c *handlerConfig)     { c.limits = o.l }
 func (o limitsOption) applyTransport(c *transportConfig) { c.limits = o.l }
 
-// WithLimits bounds what is read: the request envelope (NewHandler) or the
-// reply envelope (NewTransport). The zero Limits is core.DefaultLimits.
+// WithLimits bounds what is read: a handler's request envelopes or a
+// transport's reply envelopes. The zero Limits is core.DefaultLimits.
 func WithLimits(l core.Limits) ReadOption { return limitsOption{l} }
 
 type loggerOption struct{ l *slog.Logger }
