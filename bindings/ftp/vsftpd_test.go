@@ -3,6 +3,7 @@ package ftp_test
 import (
 	"crypto/tls"
 	"fmt"
+	"os"
 	"path"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,8 @@ import (
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/coretest"
 )
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // TestVsftpdConformance runs the coretest suites against Debian's vsftpd
 // (started on loopback by ftptest; skipped without it unless

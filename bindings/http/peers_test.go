@@ -6,7 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/soapwire/soapwire/core/coretest"
 )
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // python is Debian's interpreter, which sees python3-zeep and python3-suds
 // (a python3 first on PATH may not).
@@ -16,22 +20,11 @@ const python = "/usr/bin/python3"
 // npm ci installs it).
 const nodeSoapDir = "testdata/nodesoap"
 
-// missingPeer skips the test, or fails it when SOAPWIRE_REQUIRE_PEERS=1 (as
-// CI sets it), so a missing peer never passes unnoticed there.
-func missingPeer(t *testing.T, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-		t.Fatalf("%s (SOAPWIRE_REQUIRE_PEERS=1 requires every interop peer)", msg)
-	}
-	t.Skip(msg)
-}
-
-// needPython checks that Debian's python can import module.
+// needPython checks that Debian's python can import module (the peer).
 func needPython(t *testing.T, module string) {
 	t.Helper()
 	if err := exec.Command(python, "-c", "import "+module).Run(); err != nil {
-		missingPeer(t, "%s cannot import %s (apt install python3-%s): %v", python, module, module, err)
+		coretest.RequirePeer(t, module, fmt.Errorf("%s cannot import %s (apt install python3-%s): %w", python, module, module, err))
 	}
 }
 
@@ -40,10 +33,10 @@ func needNodeSoap(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missingPeer(t, "node is not installed: %v", err)
+		coretest.RequirePeer(t, "node-soap", fmt.Errorf("node is not installed: %w", err))
 	}
 	if _, err := os.Stat(filepath.Join(nodeSoapDir, "node_modules", "soap", "package.json")); err != nil {
-		missingPeer(t, "node-soap is not installed (run npm ci in bindings/%s): %v", nodeSoapDir, err)
+		coretest.RequirePeer(t, "node-soap", fmt.Errorf("not installed (run npm ci in bindings/http/%s): %w", nodeSoapDir, err))
 	}
 	return node
 }
@@ -53,12 +46,12 @@ func needGSOAP(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"wsdl2h", "soapcpp2", "g++"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			missingPeer(t, "gSOAP: %s is not installed (apt install gsoap libgsoap-dev g++): %v", tool, err)
+			coretest.RequirePeer(t, "gSOAP", fmt.Errorf("%s is not installed (apt install gsoap libgsoap-dev g++): %w", tool, err))
 		}
 	}
 	for _, f := range []string{"/usr/include/stdsoap2.h", "/usr/share/gsoap/import/stlvector.h"} {
 		if _, err := os.Stat(f); err != nil {
-			missingPeer(t, "gSOAP: %s is missing (apt install libgsoap-dev gsoap): %v", f, err)
+			coretest.RequirePeer(t, "gSOAP", fmt.Errorf("%s is missing (apt install libgsoap-dev gsoap): %w", f, err))
 		}
 	}
 }

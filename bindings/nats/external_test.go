@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -19,7 +20,10 @@ import (
 
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // externalServer starts the nats-server binary of the system (Debian's
 // nats-server package) as a separate process on a free loopback port, with
@@ -31,10 +35,7 @@ func externalServer(t *testing.T) string {
 	if err != nil {
 		bin = "/usr/sbin/nats-server"
 		if _, serr := os.Stat(bin); serr != nil {
-			if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-				t.Fatalf("nats-server binary: %v (SOAPWIRE_REQUIRE_PEERS=1; apt-get install nats-server)", err)
-			}
-			t.Skipf("nats-server binary not found (apt-get install nats-server): %v", err)
+			coretest.RequirePeer(t, "nats-server", fmt.Errorf("binary not found (apt install nats-server): %w", err))
 		}
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -2,6 +2,7 @@ package smtp_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -18,30 +19,28 @@ import (
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // requirePostfix skips the test (or fails it, with SOAPWIRE_REQUIRE_PEERS=1)
 // when Postfix or root is missing, and returns the postfix user's uid.
 func requirePostfix(t *testing.T) int {
 	t.Helper()
-	skip := func(format string, args ...any) {
-		if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-			t.Fatalf("postfix peer: "+format+" (SOAPWIRE_REQUIRE_PEERS=1; .ci/setup.d/smtp.sh installs it)", args...)
-		}
-		t.Skipf("postfix peer: "+format+" (.ci/setup.d/smtp.sh installs it)", args...)
+	skip := func(err error) {
+		coretest.RequirePeer(t, "Postfix", fmt.Errorf("%w (.ci/setup.d/smtp.sh installs it)", err))
 	}
 	if _, err := exec.LookPath("postfix"); err != nil {
-		skip("%v", err)
+		skip(err)
 	}
 	if _, err := os.Stat("/etc/postfix/master.cf"); err != nil {
-		skip("%v", err)
+		skip(err)
 	}
 	if os.Geteuid() != 0 {
-		skip("a private Postfix instance needs root")
+		skip(errors.New("a private Postfix instance needs root"))
 	}
 	u, err := user.Lookup("postfix")
 	if err != nil {
-		skip("%v", err)
+		skip(err)
 	}
 	uid, err := strconv.Atoi(u.Uid)
 	require.NoError(t, err)

@@ -19,6 +19,7 @@ import (
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // crashHelperEnv makes the test binary a receiving process that claims one
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(handoverCrashEnv); dir != "" {
 		os.Exit(handoverCrashHelper(dir))
 	}
-	os.Exit(m.Run())
+	os.Exit(coretest.RunWithPeerSummary(m))
 }
 
 func crashHelper(dir string) int {

@@ -2,6 +2,7 @@ package smtp_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // requireSwaks returns the path of swaks, skipping the test when it is
@@ -22,10 +24,7 @@ func requireSwaks(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("swaks")
 	if err != nil {
-		if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-			t.Fatalf("swaks peer: %v (SOAPWIRE_REQUIRE_PEERS=1)", err)
-		}
-		t.Skipf("swaks peer: %v (install Debian's swaks)", err)
+		coretest.RequirePeer(t, "swaks", fmt.Errorf("%w (apt install swaks)", err))
 	}
 	return path
 }

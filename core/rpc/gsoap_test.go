@@ -1,6 +1,7 @@
 package rpc_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/core/rpc"
 )
 
@@ -16,11 +18,11 @@ func requireGSOAP(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"wsdl2h", "soapcpp2", "g++"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			missingPeer(t, "gSOAP is not available: %s is missing (apt install gsoap libgsoap-dev g++)", tool)
+			coretest.RequirePeer(t, "gSOAP", fmt.Errorf("%s is missing (apt install gsoap libgsoap-dev g++): %w", tool, err))
 		}
 	}
 	if _, err := os.Stat("/usr/include/stdsoap2.h"); err != nil {
-		missingPeer(t, "gSOAP is not available: libgsoap-dev (stdsoap2.h) is missing")
+		coretest.RequirePeer(t, "gSOAP", fmt.Errorf("libgsoap-dev (stdsoap2.h) is missing: %w", err))
 	}
 }
 
@@ -30,7 +32,7 @@ func requireGSOAP(t *testing.T) {
 // directory); the client then calls every operation through the SOAP 1.1
 // and through the SOAP 1.2 binding. Building takes a few seconds per style.
 func TestGSOAP(t *testing.T) {
-	if testing.Short() && os.Getenv("SOAPWIRE_REQUIRE_PEERS") != "1" {
+	if testing.Short() && os.Getenv(coretest.RequirePeersEnv) != "1" {
 		t.Skip("builds a C++ client per style; skipped with -short")
 	}
 	requireGSOAP(t)

@@ -1,6 +1,7 @@
 package rpc_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/core/rpc"
 )
 
@@ -22,7 +24,7 @@ func requireNodeSoap(t *testing.T) string {
 		_, err = os.Stat(filepath.Join(nodeModules, "soap", "package.json"))
 	}
 	if err != nil {
-		missingPeer(t, "node-soap is not available (node on PATH and npm ci in bindings/http/testdata/nodesoap): %v", err)
+		coretest.RequirePeer(t, "node-soap", fmt.Errorf("node on PATH and npm ci in bindings/http/testdata/nodesoap: %w", err))
 	}
 	abs, err := filepath.Abs(nodeModules)
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // The real-client tests (TestZeep, TestSuds, TestNodeSoap, TestGSOAP) share
@@ -44,14 +45,7 @@ type peerResult struct {
 	} `json:"fail"`
 }
 
-// missingPeer skips the test, or fails it when SOAPWIRE_REQUIRE_PEERS=1.
-func missingPeer(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-		t.Fatalf("SOAPWIRE_REQUIRE_PEERS=1 but "+format, args...)
-	}
-	t.Skipf(format, args...)
-}
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // runPeer runs a peer client and decodes what it prints.
 func runPeer(t *testing.T, cmd *exec.Cmd) peerResult {

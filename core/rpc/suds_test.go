@@ -1,19 +1,21 @@
 package rpc_test
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/core/rpc"
 )
 
 func requireSuds(t *testing.T) {
 	t.Helper()
 	if err := exec.Command(python, "-c", "import suds").Run(); err != nil {
-		missingPeer(t, "suds is not installed for %s (apt install python3-suds): %v", python, err)
+		coretest.RequirePeer(t, "suds", fmt.Errorf("not installed for %s (apt install python3-suds): %w", python, err))
 	}
 }
 

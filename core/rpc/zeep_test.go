@@ -1,12 +1,14 @@
 package rpc_test
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/core/rpc"
 )
 
@@ -15,7 +17,7 @@ import (
 func requireZeep(t *testing.T) {
 	t.Helper()
 	if err := exec.Command(python, "-c", "import zeep").Run(); err != nil {
-		missingPeer(t, "zeep is not installed for %s (apt install python3-zeep): %v", python, err)
+		coretest.RequirePeer(t, "zeep", fmt.Errorf("not installed for %s (apt install python3-zeep): %w", python, err))
 	}
 }
 

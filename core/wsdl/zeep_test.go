@@ -2,6 +2,7 @@ package wsdl_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/core/rpc"
 )
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 const python = "/usr/bin/python3" // Debian's, which sees python3-zeep
 
@@ -20,10 +24,7 @@ const python = "/usr/bin/python3" // Debian's, which sees python3-zeep
 // both bindings, the service) and sees the types and operations we wrote.
 func TestZeepLoadsWSDL(t *testing.T) {
 	if err := exec.Command(python, "-c", "import zeep").Run(); err != nil {
-		if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-			t.Fatalf("SOAPWIRE_REQUIRE_PEERS=1 but zeep is not installed for %s: %v", python, err)
-		}
-		t.Skipf("zeep is not installed for %s (apt install python3-zeep): %v", python, err)
+		coretest.RequirePeer(t, "zeep", fmt.Errorf("not installed for %s (apt install python3-zeep): %w", python, err))
 	}
 	tests := []struct {
 		style rpc.Style

@@ -69,9 +69,12 @@ var Table = map[string]Rule{
 	},
 	"bindings/ftp": {
 		Imports: join([]string{"std", "github.com/jlaffaye/ftp/...", "goftp.io/server/v2/..."}, coreFamily),
-		Tests:   testOnly,
+		Tests:   join(testOnly, []string{"bindings/ftp/ftptest"}),
 	},
 	"bindings/nats": {Imports: join([]string{"std", "github.com/nats-io/..."}, coreFamily), Tests: testOnly},
+	// a test helper (vsftpd on loopback), imported only from tests: it
+	// skips through coretest.RequirePeer like every interop test.
+	"bindings/ftp/ftptest": {Imports: []string{"std", "core/coretest"}, Tests: testOnly, Exact: true},
 	// runnable programs: anything in the module or in go.mod.
 	"examples": {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},
 	"cmd":      {Imports: []string{"std", "module", "go.mod"}, Tests: []string{"module", "go.mod"}},

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/xml"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	"github.com/soapwire/soapwire/bindings/ftp/ftptest"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/document"
 )
 
@@ -35,6 +37,8 @@ func ftpEmbedded(t *testing.T) ftpSite {
 	t.Cleanup(func() { c.Close() })
 	return ftpSite{client: c, base: "/"}
 }
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // ftpVsftpd is Debian's vsftpd on loopback (skipped without it unless
 // SOAPWIRE_REQUIRE_PEERS=1).

@@ -25,6 +25,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Defaults, as .ci/setup.d/ftp.sh creates them.
@@ -138,10 +140,7 @@ func StartVsftpd(t testing.TB, o Options) *Vsftpd {
 	usr, pass, home := env("SOAPWIRE_FTP_USER", DefaultUser), env("SOAPWIRE_FTP_PASSWORD", DefaultPassword), env("SOAPWIRE_FTP_HOME", DefaultHome)
 	u, err := check(usr, home)
 	if err != nil {
-		if os.Getenv("SOAPWIRE_REQUIRE_PEERS") == "1" {
-			t.Fatalf("vsftpd peer: %v (SOAPWIRE_REQUIRE_PEERS=1; run .ci/setup.d/ftp.sh as root)", err)
-		}
-		t.Skipf("vsftpd peer: %v (run .ci/setup.d/ftp.sh as root)", err)
+		coretest.RequirePeer(t, "vsftpd", fmt.Errorf("%w (run .ci/setup.d/ftp.sh as root)", err))
 	}
 	tmp := t.TempDir()
 	empty := filepath.Join(tmp, "empty")

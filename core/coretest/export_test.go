@@ -1,0 +1,4 @@
+package coretest
+
+// PeerSummary exposes peerSummary to the black-box tests.
+var PeerSummary = peerSummary
