@@ -1,0 +1,135 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/soapwire/soapwire/core/internal/xmltok"
+)
+
+// The start of the envelope: the Envelope element, the Header (if any) and
+// the Body's start tag.
+
+// envelope reads the envelope into a readState it allocates once it has
+// seen the Envelope's first child, and returns it. Beside an error it
+// returns the readState when there is one by then (the parser is its then:
+// see readEnvelope).
+func (p *parser) envelope() (*readState, error) {
+	t, err := p.structural("document")
+	if err != nil {
+		return nil, notAnEnvelope(err)
+	}
+	if string(t.Name.Local) != "Envelope" {
+		return nil, p.notEnvelope(t)
+	}
+	if p.v = versionOf(t.Name.Space); p.v == 0 {
+		return nil, versionMismatch(t.Name.Space)
+	}
+	ns := p.v.Namespace()
+	enc, encSet := encodingStyleOf(t, ns)
+	t, err = p.structural("Envelope")
+	if err != nil {
+		return nil, err
+	}
+	var st *readState
+	if t.Kind == xmltok.StartElement && t.Name.Is(ns, "Header") {
+		if st, t, err = p.headerState(); err != nil {
+			return st, err
+		}
+	} else {
+		st = new(readState)
+		p.attach(st)
+	}
+	env := &st.env
+	env.Version = p.v
+	if t.Kind == xmltok.EndElement || !t.Name.Is(ns, "Body") {
+		return st, p.notBody(t)
+	}
+	if e, ok := encodingStyleOf(t, ns); ok { // the Body's own wins
+		enc, encSet = e, true
+	}
+	// p may be released (and reused) once body returns: only env from here
+	v := p.v
+	if env.Body, err = p.body(); err != nil {
+		return st, err
+	}
+	if encSet {
+		env.Body.src.enc = enc
+	}
+	if v == V12 && env.Body.Fault() != nil {
+		dropFaultHeaders(env)
+	}
+	return st, nil
+}
+
+// The refusals of envelope, and its less common paths, are functions of
+// their own so that envelope's stack frame, on the stack of every message
+// read, stays small.
+
+//go:noinline
+func (p *parser) notEnvelope(t *xmltok.Token) error {
+	f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
+	f.Cause = ErrNotEnvelope
+	return f
+}
+
+//go:noinline
+func versionMismatch(space []byte) error {
+	return &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", space)}
+}
+
+// notBody refuses t, read where the Body was expected.
+//
+//go:noinline
+func (p *parser) notBody(t *xmltok.Token) error {
+	switch {
+	case t.Kind == xmltok.EndElement:
+		return p.sender("the Envelope has no Body")
+	case t.Name.Is(p.v.Namespace(), "Header"):
+		return p.sender("a second Header")
+	}
+	return p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
+}
+
+// headerState reads the Header, whose start tag was just read, into a new
+// readState with room for its first blocks, and returns it with the token
+// after the Header.
+//
+//go:noinline
+func (p *parser) headerState() (*readState, *xmltok.Token, error) {
+	h := new(readStateH)
+	st := &h.readState
+	p.attach(st)
+	var err error
+	if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
+		return st, nil, err
+	}
+	t, err := p.structural("Envelope")
+	return st, t, err
+}
+
+// dropFaultHeaders removes the NotUnderstood and Upgrade blocks of a 1.2
+// envelope whose body is a Fault: they are part of the fault, and writing
+// the Fault writes them again.
+//
+//go:noinline
+func dropFaultHeaders(env *Envelope) {
+	kept := env.Headers[:0]
+	for _, b := range env.Headers {
+		if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
+			kept = append(kept, b)
+		}
+	}
+	env.Headers = kept
+}
+
+// encodingStyleOf returns the value of the encodingStyle attribute of the
+// envelope's namespace ns on the start tag t, if it has one (a copy, or the
+// constant of a well-known style).
+func encodingStyleOf(t *xmltok.Token, ns string) (string, bool) {
+	for _, a := range t.Attr {
+		if string(a.Name.Local) == "encodingStyle" && string(a.Name.Space) == ns {
+			return known(a.Value), true
+		}
+	}
+	return "", false
+}
