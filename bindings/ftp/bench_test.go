@@ -92,7 +92,7 @@ func benchDrop(b *testing.B, addr, user, pass, base string, reset func(dir strin
 		pc := soapftp.NewClient(addr, user, pass)
 		defer pc.Close()
 		root := fmt.Sprintf("%s/ep-%d", strings.TrimSuffix(base, "/"), runs.Add(1))
-		p, err := soapftp.NewPoller(pc, root, soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond))
+		p, err := soapftp.NewPoller(pc, root, soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(20*time.Millisecond))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,7 +33,7 @@ const (
 // EPSV, falling back to PASV. A Client is safe for concurrent use.
 type Client struct {
 	host, user, pass string
-	o                options
+	o                clientConfig
 
 	sem    chan struct{} // one token per connection in use
 	closed chan struct{}
@@ -47,10 +47,8 @@ type Client struct {
 
 // NewClient returns a Client for the server at addr (host:port), logging in
 // as user with password. It connects lazily: the first operation dials.
-// Options: WithTLS, WithPoolSize, WithDialTimeout, WithIOTimeout, WithEPSV,
-// WithLogger.
-func NewClient(addr, user, password string, opts ...Option) *Client {
-	o := newOptions(opts)
+func NewClient(addr, user, password string, opts ...ClientOption) *Client {
+	o := newClientConfig(opts)
 	host := addr
 	if h, p, err := net.SplitHostPort(addr); err == nil {
 		host = net.JoinHostPort(strings.ToLower(h), p)

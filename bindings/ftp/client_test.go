@@ -116,7 +116,7 @@ func TestEmbeddedFTPS(t *testing.T) {
 	c := soapftp.NewClient(srv.Addr(), testUser, testPass, soapftp.WithTLS(&tls.Config{RootCAs: pool}))
 	t.Cleanup(func() { c.Close() })
 
-	p, err := soapftp.NewPoller(c, "/secure", soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond))
+	p, err := soapftp.NewPoller(c, "/secure", soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(20*time.Millisecond))
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	require.NoError(t, p.MakeLayout(ctx(t)))
@@ -240,7 +240,7 @@ func TestPassiveModes(t *testing.T) {
 			t.Cleanup(func() { srv.Close() })
 			c := soapftp.NewClient(srv.Addr(), testUser, testPass, soapftp.WithEPSV(tt.epsv))
 			t.Cleanup(func() { c.Close() })
-			p, err := soapftp.NewPoller(c, "/modes", soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond))
+			p, err := soapftp.NewPoller(c, "/modes", soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(20*time.Millisecond))
 			require.NoError(t, err)
 			t.Cleanup(func() { p.Close() })
 			require.NoError(t, p.MakeLayout(ctx(t)))

@@ -169,7 +169,7 @@ func (c *conn) do(ctx context.Context, fn func(sc *ftp.ServerConn) error) error 
 }
 
 // open dials and logs in, bounded by ctx and the dial timeout.
-func open(ctx context.Context, addr, user, pass string, o *options) (*conn, error) {
+func open(ctx context.Context, addr, user, pass string, o *clientConfig) (*conn, error) {
 	c := &conn{idle: o.ioTimeout, dialLimit: o.dialTimeout, socks: map[*sock]struct{}{}}
 	if o.tls != nil {
 		c.tls = o.tls

@@ -8,6 +8,11 @@
 //
 //	import soapftp "github.com/soapwire/soapwire/bindings/ftp"
 //
+// Each constructor takes its own option type (ClientOption, SenderOption,
+// PollerOption, ServerOption); WithLogger is an Option of all four and
+// WithTLS a TLSOption of the Client and the server. An option given to a
+// constructor that does not take it does not compile.
+//
 // # Addresses and layout
 //
 // An address is ftp://host:port/folder: messages sent there are stored in

@@ -53,7 +53,7 @@ func TestTwoPollersExactlyOnce(t *testing.T) {
 	}
 	other := soapftp.NewClient(e.srv.Addr(), testUser, testPass)
 	t.Cleanup(func() { other.Close() })
-	second, err := soapftp.NewPoller(other, "/shared", soapftp.WithPollInterval(5*time.Millisecond, 50*time.Millisecond))
+	second, err := soapftp.NewPoller(other, "/shared", soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(50*time.Millisecond))
 	require.NoError(t, err)
 	t.Cleanup(func() { second.Close() })
 

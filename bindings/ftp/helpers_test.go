@@ -34,7 +34,7 @@ type env struct {
 }
 
 // startServer starts an embedded server on a fresh folder.
-func startServer(t testing.TB, opts ...soapftp.Option) *soapftp.Server {
+func startServer(t testing.TB, opts ...soapftp.ServerOption) *soapftp.Server {
 	t.Helper()
 	srv, err := soapftp.StartServer(t.TempDir(), testUser, testPass, opts...)
 	require.NoError(t, err)
@@ -44,20 +44,20 @@ func startServer(t testing.TB, opts ...soapftp.Option) *soapftp.Server {
 
 // newEnv starts a server and a Client for it. What the server, the Client
 // and the env's Pollers log is printed if the test fails (traceOnFailure).
-func newEnv(t testing.TB, opts ...soapftp.Option) *env {
+func newEnv(t testing.TB, opts ...soapftp.ClientOption) *env {
 	t.Helper()
 	trace := traceOnFailure(t)
 	srv := startServer(t, soapftp.WithLogger(trace.With("by", "server")))
 	lb := &logBuffer{}
-	c := soapftp.NewClient(srv.Addr(), testUser, testPass, append([]soapftp.Option{soapftp.WithLogger(lb.logger(trace.With("by", "client")))}, opts...)...)
+	c := soapftp.NewClient(srv.Addr(), testUser, testPass, append([]soapftp.ClientOption{soapftp.WithLogger(lb.logger(trace.With("by", "client")))}, opts...)...)
 	t.Cleanup(func() { c.Close() })
 	return &env{srv: srv, client: c, log: lb, trace: trace}
 }
 
 // poller returns a Poller on root with a short poll interval, its folders made.
-func (e *env) poller(t testing.TB, root string, opts ...soapftp.Option) *soapftp.Poller {
+func (e *env) poller(t testing.TB, root string, opts ...soapftp.PollerOption) *soapftp.Poller {
 	t.Helper()
-	base := []soapftp.Option{soapftp.WithPollInterval(5*time.Millisecond, 50*time.Millisecond), soapftp.WithLogger(e.log.logger(e.trace.With("by", "poller "+root)))}
+	base := []soapftp.PollerOption{soapftp.WithPollInterval(5 * time.Millisecond), soapftp.WithMaxPollInterval(50 * time.Millisecond), soapftp.WithLogger(e.log.logger(e.trace.With("by", "poller "+root)))}
 	p, err := soapftp.NewPoller(e.client, root, append(base, opts...)...)
 	require.NoError(t, err)
 	require.NoError(t, p.MakeLayout(ctx(t)))

@@ -16,11 +16,11 @@ import (
 
 // second returns another Client and Poller on root, as a second process
 // would have.
-func (e *env) second(t *testing.T, root string, opts ...soapftp.Option) (*soapftp.Client, *soapftp.Poller) {
+func (e *env) second(t *testing.T, root string, opts ...soapftp.PollerOption) (*soapftp.Client, *soapftp.Poller) {
 	t.Helper()
 	c := soapftp.NewClient(e.srv.Addr(), testUser, testPass)
 	t.Cleanup(func() { c.Close() })
-	p, err := soapftp.NewPoller(c, root, append([]soapftp.Option{soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond), soapftp.WithLogger(e.log.logger())}, opts...)...)
+	p, err := soapftp.NewPoller(c, root, append([]soapftp.PollerOption{soapftp.WithPollInterval(5 * time.Millisecond), soapftp.WithMaxPollInterval(20 * time.Millisecond), soapftp.WithLogger(e.log.logger())}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	return c, p

@@ -255,7 +255,7 @@ func TestHostileListing(t *testing.T) {
 	lb := &logBuffer{}
 	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
 	t.Cleanup(func() { c.Close() })
-	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithLogger(lb.logger()), soapftp.WithPollInterval(5*time.Millisecond, 10*time.Millisecond))
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithLogger(lb.logger()), soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(10*time.Millisecond))
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	good := ping(core.V12, "real file")
@@ -321,7 +321,7 @@ func TestUnclaimableFileNoSpin(t *testing.T) {
 	drv := &stuckDriver{Driver: fd, stuck: "stuck.xml"}
 	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
 	t.Cleanup(func() { c.Close() })
-	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(50*time.Millisecond, 50*time.Millisecond))
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(50*time.Millisecond), soapftp.WithMaxPollInterval(50*time.Millisecond))
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	good := ping(core.V11, "movable")
@@ -357,7 +357,7 @@ func TestIdleBackoff(t *testing.T) {
 	drv := &stuckDriver{Driver: fd}
 	c := soapftp.NewClient(serveDriver(t, drv), testUser, testPass)
 	t.Cleanup(func() { c.Close() })
-	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(20*time.Millisecond, 320*time.Millisecond))
+	p, err := soapftp.NewPoller(c, "/ep", soapftp.WithPollInterval(20*time.Millisecond), soapftp.WithMaxPollInterval(320*time.Millisecond))
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 

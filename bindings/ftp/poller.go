@@ -36,7 +36,7 @@ const maxSkipLog = 4096
 type Poller struct {
 	c     *Client
 	f     folders
-	o     options
+	o     pollerConfig
 	owner string
 	max   int64 // Limits.MaxBytes resolved; -1: none
 
@@ -68,11 +68,10 @@ type entry struct {
 }
 
 // NewPoller returns a Poller for the drop endpoint at root (a folder on c's
-// server) with the folders of its Layout below it. Options: WithLayout,
-// WithPollInterval, WithSettle, WithLease, WithLimits, WithSpool,
-// WithLogger. It creates the folders (MakeLayout) on its first Receive.
-func NewPoller(c *Client, root string, opts ...Option) (*Poller, error) {
-	o := newOptions(opts)
+// server) with the folders of its Layout below it (WithLayout). It creates
+// the folders (MakeLayout) on its first Receive.
+func NewPoller(c *Client, root string, opts ...PollerOption) (*Poller, error) {
+	o := newPollerConfig(opts)
 	f, err := o.layout.resolve(root)
 	if err != nil {
 		return nil, err

@@ -147,7 +147,7 @@ func TestOutboxBackChannel(t *testing.T) {
 			upload(t, e, "/rpc/inbox/request.xml", envelope(t, req))
 
 			// The peer polls the outbox.
-			out, err := soapftp.NewPoller(e.client, "/rpc", soapftp.WithLayout(soapftp.Layout{Inbox: "outbox", Work: "outbox-work", Failed: "outbox-failed"}), soapftp.WithPollInterval(5*time.Millisecond, 20*time.Millisecond), soapftp.WithLogger(e.trace.With("by", "outbox poller")))
+			out, err := soapftp.NewPoller(e.client, "/rpc", soapftp.WithLayout(soapftp.Layout{Inbox: "outbox", Work: "outbox-work", Failed: "outbox-failed"}), soapftp.WithPollInterval(5*time.Millisecond), soapftp.WithMaxPollInterval(20*time.Millisecond), soapftp.WithLogger(e.trace.With("by", "outbox poller")))
 			require.NoError(t, err)
 			t.Cleanup(func() { out.Close() })
 			d, err := out.Receive(ctx(t))

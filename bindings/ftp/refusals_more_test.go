@@ -81,7 +81,7 @@ func TestDownloadCrossesMaxBytes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spoolDir := t.TempDir()
-			opts := []soapftp.Option{soapftp.WithLimits(core.Limits{MaxBytes: limit})}
+			opts := []soapftp.PollerOption{soapftp.WithLimits(core.Limits{MaxBytes: limit})}
 			if tc.onDisk { // memory for 1 KiB, the rest in a file
 				opts = append(opts, soapftp.WithSpool(1024, spoolDir))
 			}

@@ -36,10 +36,9 @@ type Sender struct {
 
 var _ core.Sender = (*Sender)(nil)
 
-// NewSender returns a Sender that uses c's connections. Options:
-// WithLogger.
-func NewSender(c *Client, opts ...Option) *Sender {
-	o := newOptions(opts)
+// NewSender returns a Sender that uses c's connections.
+func NewSender(c *Client, opts ...SenderOption) *Sender {
+	o := newSenderConfig(opts)
 	return &Sender{c: c, log: o.log}
 }
 

@@ -50,11 +50,11 @@ type Server struct {
 const closeWait = 10 * time.Second
 
 // StartServer serves the folder root (created if missing) over FTP to user
-// with password. Options: WithListenAddr (default 127.0.0.1:0), WithTLS (the
-// server's certificate), WithLogger (the server's errors, at debug level
-// every command and reply).
-func StartServer(root, user, password string, opts ...Option) (*Server, error) {
-	o := newOptions(opts)
+// with password. It listens on WithListenAddr (default DefaultListenAddr, a
+// free loopback port), offers FTPS WithTLS, and logs its errors, at debug
+// level every command and reply, WithLogger.
+func StartServer(root, user, password string, opts ...ServerOption) (*Server, error) {
+	o := newServerConfig(opts)
 	if user == "" {
 		return nil, errors.New("ftp: start server: empty user name")
 	}
@@ -130,7 +130,7 @@ func (s *Server) serve(so *server.Options) error {
 // server it shuts down. goftp's port is found first, and it is shut down
 // only once a session has shown that it is serving (goftp sets its listener
 // without a lock).
-func (s *Server) serveTLS(so *server.Options, o options) error {
+func (s *Server) serveTLS(so *server.Options, o serverConfig) error {
 	so.TLS, so.ExplicitFTPS, so.TLSConfig = true, true, o.tls
 	var last error
 	for range 5 {

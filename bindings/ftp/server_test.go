@@ -369,7 +369,7 @@ func TestServerCloseEndsSessions(t *testing.T) {
 	before := serverGoroutines()
 	for _, tlsOn := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tls=%v", tlsOn), func(t *testing.T) {
-			var opts []soapftp.Option
+			var opts []soapftp.ServerOption
 			if tlsOn {
 				opts = append(opts, soapftp.WithTLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
 			}

@@ -77,12 +77,12 @@ func TestSilentServer(t *testing.T) {
 	tests := []struct {
 		name    string
 		stallAt string
-		opts    []soapftp.Option
+		opts    []soapftp.ClientOption
 		ctx     func() (context.Context, context.CancelFunc)
 	}{
-		{"NoGreeting", "", []soapftp.Option{soapftp.WithDialTimeout(200 * time.Millisecond)}, background},
-		{"LoginStalls", "PASS", []soapftp.Option{soapftp.WithDialTimeout(200 * time.Millisecond)}, background},
-		{"TransferStalls", "EPSV", []soapftp.Option{soapftp.WithIOTimeout(200 * time.Millisecond)}, background},
+		{"NoGreeting", "", []soapftp.ClientOption{soapftp.WithDialTimeout(200 * time.Millisecond)}, background},
+		{"LoginStalls", "PASS", []soapftp.ClientOption{soapftp.WithDialTimeout(200 * time.Millisecond)}, background},
+		{"TransferStalls", "EPSV", []soapftp.ClientOption{soapftp.WithIOTimeout(200 * time.Millisecond)}, background},
 		{"Deadline", "EPSV", nil, func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), 200*time.Millisecond)
 		}},

@@ -28,7 +28,7 @@ func TestVsftpdConformance(t *testing.T) {
 	lb := &logBuffer{}
 	var n atomic.Int32
 	poller := func(t *testing.T, root string) *soapftp.Poller {
-		p, err := soapftp.NewPoller(c, root, soapftp.WithPollInterval(5e6, 5e7), soapftp.WithLogger(lb.logger()))
+		p, err := soapftp.NewPoller(c, root, soapftp.WithPollInterval(5e6), soapftp.WithMaxPollInterval(5e7), soapftp.WithLogger(lb.logger()))
 		require.NoError(t, err)
 		require.NoError(t, p.MakeLayout(ctx(t)))
 		t.Cleanup(func() { p.Close() })
@@ -55,7 +55,7 @@ func TestVsftpdTLS(t *testing.T) {
 	v := ftptest.StartVsftpd(t, ftptest.Options{TLS: true})
 	c := soapftp.NewClient(v.Addr, v.User, v.Password, soapftp.WithTLS(&tls.Config{RootCAs: v.RootCAs}))
 	t.Cleanup(func() { c.Close() })
-	p, err := soapftp.NewPoller(c, path.Join(v.Dir, "tls"), soapftp.WithPollInterval(5e6, 5e7))
+	p, err := soapftp.NewPoller(c, path.Join(v.Dir, "tls"), soapftp.WithPollInterval(5e6), soapftp.WithMaxPollInterval(5e7))
 	require.NoError(t, err)
 	t.Cleanup(func() { p.Close() })
 	require.NoError(t, p.MakeLayout(ctx(t)))

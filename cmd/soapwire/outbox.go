@@ -69,7 +69,7 @@ func (o *outbox) addSMTP(s smtpSettings, log *slog.Logger) error {
 // newFTPClient returns a Client for s; the caller closes it (or hands it to
 // an outbox with addFTP).
 func newFTPClient(s ftpSettings, log *slog.Logger) *soapftp.Client {
-	opts := []soapftp.Option{soapftp.WithLogger(log)}
+	opts := []soapftp.ClientOption{soapftp.WithLogger(log)}
 	if s.tls {
 		opts = append(opts, soapftp.WithTLS(&tls.Config{MinVersion: tls.VersionTLS12}))
 	}

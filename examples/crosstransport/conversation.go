@@ -114,7 +114,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	layout := soapftp.DefaultLayout()
 	layout.Done = "done" // keep the files the customer took
 	drop, err := soapftp.NewPoller(srv.ftpClient(log, lc), "/customer", soapftp.WithLayout(layout),
-		soapftp.WithPollInterval(20*time.Millisecond, 200*time.Millisecond), soapftp.WithLogger(log))
+		soapftp.WithPollInterval(20*time.Millisecond), soapftp.WithMaxPollInterval(200*time.Millisecond), soapftp.WithLogger(log))
 	if err != nil {
 		return err
 	}

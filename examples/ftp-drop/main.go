@@ -136,14 +136,14 @@ func run(ctx context.Context, w io.Writer, dir string, log *slog.Logger) (err er
 	// (Acked files are kept there instead of deleted).
 	shopLayout := soapftp.DefaultLayout()
 	shopLayout.Done = "done"
-	fast := soapftp.WithPollInterval(20*time.Millisecond, 200*time.Millisecond)
-	if d.shop, err = soapftp.NewPoller(shopFTP, "/shop", soapftp.WithLayout(shopLayout), fast, soapftp.WithLogger(log)); err != nil {
+	fast, slowest := soapftp.WithPollInterval(20*time.Millisecond), soapftp.WithMaxPollInterval(200*time.Millisecond)
+	if d.shop, err = soapftp.NewPoller(shopFTP, "/shop", soapftp.WithLayout(shopLayout), fast, slowest, soapftp.WithLogger(log)); err != nil {
 		return err
 	}
 	// The customer's endpoint: where replies to its orders are dropped. It
 	// needs no outbox.
 	customerLayout := soapftp.Layout{Inbox: "inbox", Work: "work", Failed: "failed", Done: "done"}
-	if d.customer, err = soapftp.NewPoller(customerFTP, "/acme", soapftp.WithLayout(customerLayout), fast, soapftp.WithLogger(log)); err != nil {
+	if d.customer, err = soapftp.NewPoller(customerFTP, "/acme", soapftp.WithLayout(customerLayout), fast, slowest, soapftp.WithLogger(log)); err != nil {
 		return err
 	}
 	for _, p := range []*soapftp.Poller{d.shop, d.customer} {

@@ -51,9 +51,9 @@ func ftpVsftpd(t *testing.T) ftpSite {
 }
 
 // endpoint returns a Poller for the endpoint at base/name, its folders made.
-func (s ftpSite) endpoint(t *testing.T, name string, opts ...soapftp.Option) *soapftp.Poller {
+func (s ftpSite) endpoint(t *testing.T, name string, opts ...soapftp.PollerOption) *soapftp.Poller {
 	t.Helper()
-	opts = append([]soapftp.Option{soapftp.WithPollInterval(5*time.Millisecond, 50*time.Millisecond)}, opts...)
+	opts = append([]soapftp.PollerOption{soapftp.WithPollInterval(5 * time.Millisecond), soapftp.WithMaxPollInterval(50 * time.Millisecond)}, opts...)
 	p, err := soapftp.NewPoller(s.client, path.Join(s.base, name), opts...)
 	require.NoError(t, err)
 	require.NoError(t, p.MakeLayout(ftpCtx(t)))
