@@ -64,8 +64,7 @@ func parsePackages(t *testing.T, root string, fset *token.FileSet) map[string][]
 // that follows the vocabulary fails the test, so an entry cannot outlive its
 // reason.
 var pendingVocabulary = map[string]string{
-	"bindings/ftp": "issue 18 (opts-b): option types per role, WithPollInterval(d) + WithMaxPollInterval(d)",
-	"document":     "issue 18 (opts-b): option types per role (HandlerOption, CorrelatorOption, MessageOption)",
+	"document": "issue 18 (opts-b): option types per role (HandlerOption, CorrelatorOption, MessageOption)",
 }
 
 // TestVocabulary: the bindings, document, core/rpc and the custom-binding
