@@ -15,20 +15,26 @@ import (
 // the next hop). An error stops processing and becomes a fault.
 type HeaderFunc func(ctx context.Context, m *Message, b *HeaderBlock) (context.Context, error)
 
-// Node is the SOAP processing model (SOAP 1.2 Part 1 §2.6, SOAP 1.1 §4.2).
-// ServeSOAP does, in order:
-//  1. (the version was checked when the envelope was read);
-//  2. targeting: a block is for this node if its role is next, one of Roles,
-//     or "" / ultimateReceiver when the node is not an intermediary; none is
-//     never for anyone;
-//  3. the mustUnderstand gate: every targeted block marked mustUnderstand
-//     with no HeaderFunc makes a MustUnderstand fault, before anything runs;
-//  4. the HeaderFuncs of targeted blocks, in document order;
-//  5. an intermediary removes the blocks it processed and the targeted ones it
-//     did not (unless 1.2 relay is set), keeps what HeaderFuncs inserted, and
-//     forwards the message through Next, returning its reply;
-//  6. the ultimate receiver calls Handler.
+// Node is the SOAP processing model (SOAP 1.2 Part 1 §2.6, SOAP 1.1 §4.2):
+// ServeSOAP takes a message through the steps of §2.6, each a function of
+// its own:
+//  1. the roles the node acts in (Targets): next always; one of Roles; ""
+//     (no role) and ultimateReceiver when the node is not an intermediary;
+//     none never;
+//  2. the header blocks targeted at the node, and among them the mandatory
+//     ones (mustUnderstand) that it does not understand, having no
+//     HeaderFunc for them (targetBlocks);
+//  3. if there are any, one MustUnderstand fault naming them all, before
+//     anything else runs (notUnderstood);
+//  4. the targeted blocks processed, their HeaderFuncs in document order
+//     (processHeaders), and at the ultimate receiver the body: Handler
+//     (processBody);
+//  5. an intermediary relays the message (§2.7): it removes the blocks it
+//     processed and the targeted ones it did not (unless 1.2 relay is set),
+//     keeps what HeaderFuncs inserted, and forwards it through Next,
+//     returning its reply (relay).
 //
+// The envelope's version was checked when it was read (VersionMismatch).
 // A fault raised by a node that has a URI carries it as Node (1.1
 // faultactor); a fault from further down the path comes back as it is.
 type Node struct {
@@ -59,22 +65,46 @@ func (n *Node) Targets(role string) bool {
 	return false
 }
 
-// ServeSOAP processes m as described on Node.
+// ServeSOAP processes m by the steps of SOAP 1.2 Part 1 §2.6 (see Node).
 func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 	env := m.Envelope
 	if env == nil {
 		return nil, SenderFault("no envelope")
 	}
-	v := env.Version
-	// the state of each block, and the HeaderFunc of the first ones found
-	// while checking (looked up again beyond len(fns))
+	// the state of each block (targeted, processed), and the HeaderFunc of
+	// the first ones (looked up again beyond len(fns))
 	var small [16]uint8
 	var fns [8]HeaderFunc
 	state := small[:0]
 	if len(env.Headers) > len(small) {
 		state = make([]uint8, 0, len(env.Headers))
 	}
-	const targeted, processed = 1, 2
+	state, missing, role := n.targetBlocks(env, state, fns[:]) // steps 1 and 2
+	if len(missing) > 0 {
+		return nil, n.notUnderstood(ctx, env.Version, missing, role) // step 3
+	}
+	ctx, err := n.processHeaders(ctx, m, state, fns[:]) // step 4
+	if err != nil {
+		return nil, err
+	}
+	if !n.Intermediary {
+		return n.processBody(ctx, m) // step 4, the ultimate receiver
+	}
+	return n.relay(ctx, m, state) // step 5
+}
+
+// The states of a header block, as the steps find it.
+const (
+	targeted  = 1 // for this node (step 2)
+	processed = 2 // its HeaderFunc ran (step 4)
+)
+
+// targetBlocks does steps 1 and 2: it appends to state the state of each
+// header block the message has (targeted at the node by the roles it acts
+// in, Targets, or not), notes the HeaderFuncs of the first len(fns), and
+// returns the mandatory targeted blocks the node does not understand (no
+// HeaderFunc), with the role of the first.
+func (n *Node) targetBlocks(env *Envelope, state []uint8, fns []HeaderFunc) ([]uint8, []xml.Name, string) {
 	var missing []xml.Name
 	role := ""
 	for i := range env.Headers {
@@ -87,26 +117,38 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 				fns[i] = hf
 			}
 			if b.MustUnderstand && hf == nil {
-				missing = append(missing, b.Name)
-				if role == "" {
+				if len(missing) == 0 {
 					role = b.Role
 				}
+				missing = append(missing, b.Name)
 			}
 		}
 		state = append(state, s)
 	}
-	if len(missing) > 0 {
-		names := make([]string, len(missing))
-		for i, q := range missing {
-			names[i] = qnameString(q)
-		}
-		f := &Fault{Code: CodeMustUnderstand, Version: v, NotUnderstood: missing, Node: n.URI, Role: role,
-			Reason: "mandatory header block not understood: " + strings.Join(names, ", ")}
-		n.log().LogAttrs(ctx, slog.LevelInfo, "soap: mustUnderstand fault", slog.String("blocks", strings.Join(names, ", ")))
-		return nil, f
+	return state, missing, role
+}
+
+// notUnderstood is step 3: the single MustUnderstand fault naming every
+// mandatory block the node does not understand (missing; role is the
+// first one's role).
+func (n *Node) notUnderstood(ctx context.Context, v Version, missing []xml.Name, role string) *Fault {
+	names := make([]string, len(missing))
+	for i, q := range missing {
+		names[i] = qnameString(q)
 	}
-	orig := len(env.Headers)
-	for i := 0; i < orig; i++ {
+	n.log().LogAttrs(ctx, slog.LevelInfo, "soap: mustUnderstand fault", slog.String("blocks", strings.Join(names, ", ")))
+	return &Fault{Code: CodeMustUnderstand, Version: v, NotUnderstood: missing, Node: n.URI, Role: role,
+		Reason: "mandatory header block not understood: " + strings.Join(names, ", ")}
+}
+
+// processHeaders is step 4 for the header blocks: the HeaderFunc of each
+// targeted block, in document order, each given the context the one before
+// returned; state marks the blocks processed. Blocks a HeaderFunc inserts
+// are not processed here. The first error stops it, as a fault naming this
+// node and the block's role.
+func (n *Node) processHeaders(ctx context.Context, m *Message, state []uint8, fns []HeaderFunc) (context.Context, error) {
+	env := m.Envelope
+	for i := range state {
 		if state[i] != targeted {
 			continue
 		}
@@ -122,29 +164,45 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		name, role := env.Headers[i].Name, env.Headers[i].Role
 		var err error
 		if ctx, err = hf(ctx, m, &env.Headers[i]); err != nil {
-			f := n.own(FaultOf(err), v, role)
+			f := n.own(FaultOf(err), env.Version, role)
 			n.log().LogAttrs(ctx, slog.LevelInfo, "soap: header block refused", slog.String("block", qnameString(name)), slog.String("fault", f.Error()))
-			return nil, f
+			return ctx, f
 		}
 		state[i] = processed
 	}
-	if !n.Intermediary {
-		if n.Handler == nil {
-			return nil, n.own(ReceiverFault("no body handler"), v, "")
-		}
-		reply, err := n.Handler.ServeSOAP(ctx, m)
-		if err != nil {
-			f := FaultOf(err)
-			if f.Version == 0 {
-				f = f.WithVersion(v)
-			}
-			return nil, f
-		}
-		return reply, nil
+	return ctx, nil
+}
+
+// processBody is step 4 at the ultimate receiver: the body goes to
+// Handler. Its error is a fault (FaultOf) in the message's version.
+func (n *Node) processBody(ctx context.Context, m *Message) (*Message, error) {
+	v := m.Envelope.Version
+	if n.Handler == nil {
+		return nil, n.own(ReceiverFault("no body handler"), v, "")
 	}
+	reply, err := n.Handler.ServeSOAP(ctx, m)
+	if err != nil {
+		f := FaultOf(err)
+		if f.Version == 0 {
+			f = f.WithVersion(v)
+		}
+		return nil, f
+	}
+	return reply, nil
+}
+
+// relay is step 5 at an intermediary (SOAP 1.2 Part 1 §2.7): the blocks
+// it processed are removed, and the targeted blocks it did not process
+// unless they are 1.2 relay blocks; blocks not targeted at it and blocks
+// its HeaderFuncs inserted stay. The message then goes on through Next. A
+// forwarding error that is not a fault from further down the path is a
+// Receiver fault naming this node.
+func (n *Node) relay(ctx context.Context, m *Message, state []uint8) (*Message, error) {
+	env := m.Envelope
+	v := env.Version
 	kept := env.Headers[:0:0]
 	for i, b := range env.Headers {
-		if i < orig && state[i] != 0 && (state[i] == processed || !(b.Relay && v == V12)) {
+		if i < len(state) && state[i] != 0 && (state[i] == processed || !(b.Relay && v == V12)) {
 			continue
 		}
 		kept = append(kept, b)
