@@ -31,7 +31,7 @@ type Rule struct {
 var (
 	coreOnly   = []string{"core", "core/internal/..."}
 	coreFamily = []string{"core", "core/internal/...", "core/soapenc/...", "core/rpc/...", "core/wsdl/..."}
-	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck"}
+	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck", "internal/interop"}
 )
 
 func join(lists ...[]string) []string {
@@ -86,6 +86,10 @@ var Table = map[string]Rule{
 	// binding with document/, two bindings in one conversation): test files
 	// only, which may import anything in the module or in go.mod.
 	"internal/e2e": {Imports: []string{"std"}, Tests: []string{"module", "go.mod"}},
+	// the contract interop harness (contracts, real peers as test helpers):
+	// stdlib and core packages; its tests put any of the module's code
+	// against the peers (a binding's transport, cmd/soapwire).
+	"internal/interop": {Imports: join([]string{"std"}, coreFamily), Tests: []string{"module", "go.mod"}},
 }
 
 // Package is what the checks need of one package, with go list's field names.

@@ -1,0 +1,71 @@
+// Package interop is soapwire's contract interop harness: hand-written WSDL
+// contracts and the real third-party SOAP peers that judge what soapwire
+// makes of them, driven from Go tests. It is test support: nothing outside
+// tests imports it.
+//
+// # Contracts
+//
+// A Contract is a calculator WSDL in testdata/contracts with echoString,
+// add, echoStruct (a Person with a nested Address, a list, an optional, a
+// nillable element and attributes) and fail (a declared fault whose detail
+// is CalcFault{code, message}): Qualified is document/literal wrapped with
+// elementFormDefault="qualified", Bare the same in bare style, Encoded
+// rpc/encoded with SOAP-ENC arrays. Cases gives each contract's calls with
+// the values every correct server answers.
+//
+// # Peers
+//
+// Servers run on loopback for the test's duration: GSOAPServer (gSOAP
+// generated from the contract, both SOAP versions at one URL; Strict makes
+// it refuse what it does not expect). Clients load a WSDL and call operations: GSOAPClient
+// (generated from the contract), Zeep, Suds (SOAP 1.1 only), NodeSoap.
+// Every client prints what it read in one text form, read back as Values:
+// a line PATH=JSON-STRING per value, PATH=nil for xsi:nil, no line for an
+// absent element. Record puts a proxy between a client and a server to see
+// the wire; Post sends a raw envelope.
+//
+// gSOAP is the strict judge of element forms: it matches elements by
+// namespace and treats one in the wrong namespace as absent, answering
+// HTTP 200 with zeros and empty strings; zeep, suds and node-soap
+// accept both forms (TestGSOAPJudgesElementForm,
+// TestGSOAPClientJudgesElementForm). A test that passes against them alone
+// proves nothing about element forms.
+//
+// # Using it
+//
+// A test of soapwire's contract-driven client calls a peer server and
+// compares with the case:
+//
+//	srv := interop.GSOAPServer(t, interop.Qualified)
+//	for _, cs := range interop.Cases(interop.Qualified, core.V11) {
+//		got := callWithSoapwire(t, srv.Endpoint(cs.Version), interop.Qualified.Path(), cs.Call)
+//		assert.Equal(t, cs.Want, got.Normalized(), cs.Name)
+//	}
+//
+// A test of a soapwire server bound to a contract lets every client call
+// it:
+//
+//	wsdl := interop.ContractAt(t, interop.Qualified, myServerURL)
+//	for _, client := range []interop.Client{interop.GSOAPClient(t, interop.Qualified),
+//		interop.Zeep(t, wsdl), interop.Suds(t, wsdl), interop.NodeSoap(t, wsdl)} {
+//		cases := interop.Cases(interop.Qualified, core.V11)
+//		for i, got := range client.Call(t, "", interop.Calls(cases)...) {
+//			assert.Equal(t, cases[i].Want, got.Normalized(), client.Name()+" "+cases[i].Name)
+//		}
+//	}
+//
+// Such tests may live in this package (its tests may import anything in
+// the module) or in any package's tests (the import table lets every test
+// import internal/interop).
+//
+// # Costs and missing peers
+//
+// gSOAP programs are built lazily, when a test first asks for one, at most
+// once per process, into a cache folder keyed by a hash of their inputs
+// and of the tools (CacheEnv): 10 to 20 seconds each the first time, none
+// after. Each client run starts its interpreter (zeep about a second, suds
+// and node-soap less); a client's Call takes many calls in one run. A peer
+// that is not installed skips the test, or fails it when
+// SOAPWIRE_REQUIRE_PEERS=1 (Missing), as CI runs. With -short this
+// package's own peer tests skip unless SOAPWIRE_REQUIRE_PEERS=1.
+package interop
