@@ -87,9 +87,9 @@ var Table = map[string]Rule{
 	// only, which may import anything in the module or in go.mod.
 	"internal/e2e": {Imports: []string{"std"}, Tests: []string{"module", "go.mod"}},
 	// the contract interop harness (contracts, real peers as test helpers):
-	// stdlib and core packages; its tests put any of the module's code
+	// stdlib, core packages and core/coretest (RequirePeer); its tests put any of the module's code
 	// against the peers (a binding's transport, cmd/soapwire).
-	"internal/interop": {Imports: join([]string{"std"}, coreFamily), Tests: []string{"module", "go.mod"}},
+	"internal/interop": {Imports: join([]string{"std", "core/coretest"}, coreFamily), Tests: []string{"module", "go.mod"}},
 }
 
 // Package is what the checks need of one package, with go list's field names.

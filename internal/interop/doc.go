@@ -66,6 +66,6 @@
 // after. Each client run starts its interpreter (zeep about a second, suds
 // and node-soap less); a client's Call takes many calls in one run. A peer
 // that is not installed skips the test, or fails it when
-// SOAPWIRE_REQUIRE_PEERS=1 (Missing), as CI runs. With -short this
+// SOAPWIRE_REQUIRE_PEERS=1, as CI runs (coretest.RequirePeer). With -short this
 // package's own peer tests skip unless SOAPWIRE_REQUIRE_PEERS=1.
 package interop

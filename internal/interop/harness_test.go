@@ -10,14 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 	"github.com/soapwire/soapwire/internal/interop"
 )
+
+func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
 
 // peerTest skips a test that runs peers with -short, unless
 // SOAPWIRE_REQUIRE_PEERS=1 asks for every peer.
 func peerTest(t *testing.T) {
 	t.Helper()
-	if testing.Short() && os.Getenv(interop.RequirePeersEnv) != "1" {
+	if testing.Short() && os.Getenv(coretest.RequirePeersEnv) != "1" {
 		t.Skip("runs interop peers (-short)")
 	}
 }

@@ -8,26 +8,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Python is Debian's interpreter, which sees python3-zeep, python3-suds and
 // python3-spyne (a python3 found first on PATH may not).
 const Python = "/usr/bin/python3"
-
-// RequirePeersEnv is the variable that turns a missing peer from a skip
-// into a failure; CI sets it to 1 (docs/README.md, "Testing").
-const RequirePeersEnv = "SOAPWIRE_REQUIRE_PEERS"
-
-// Missing skips t saying why a peer is missing, or fails t when
-// SOAPWIRE_REQUIRE_PEERS=1, so a missing peer never passes unnoticed in CI.
-func Missing(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv(RequirePeersEnv) == "1" {
-		t.Fatalf("%s (%s=1 requires every interop peer)", msg, RequirePeersEnv)
-	}
-	t.Skip(msg)
-}
 
 // checks remembers, per process, what a peer check found (running the
 // interpreter costs a few hundred milliseconds).
@@ -46,7 +33,8 @@ func checked(key string, f func() error) error {
 }
 
 // RequirePython makes sure Debian's python can import modules (each from
-// the Debian package python3-MODULE), or calls Missing.
+// the Debian package python3-MODULE), or skips t (fails it with
+// SOAPWIRE_REQUIRE_PEERS=1, coretest.RequirePeer).
 func RequirePython(t testing.TB, modules ...string) {
 	t.Helper()
 	for _, m := range modules {
@@ -58,13 +46,14 @@ func RequirePython(t testing.TB, modules ...string) {
 			return nil
 		})
 		if err != nil {
-			Missing(t, "%s cannot import %s (apt install python3-%s): %v", Python, m, m, err)
+			err = fmt.Errorf("%s cannot import %s (apt install python3-%s): %w", Python, m, m, err)
 		}
+		coretest.RequirePeer(t, m, err)
 	}
 }
 
 // RequireGSOAP makes sure wsdl2h, soapcpp2, g++ and libgsoap-dev are
-// installed, or calls Missing.
+// installed, or skips t (coretest.RequirePeer).
 func RequireGSOAP(t testing.TB) {
 	t.Helper()
 	err := checked("gsoap", func() error {
@@ -81,22 +70,23 @@ func RequireGSOAP(t testing.TB) {
 		return nil
 	})
 	if err != nil {
-		Missing(t, "gSOAP is not installed (apt install gsoap libgsoap-dev g++): %v", err)
+		err = fmt.Errorf("%w (apt install gsoap libgsoap-dev g++)", err)
 	}
+	coretest.RequirePeer(t, "gSOAP", err)
 }
 
 // RequireNodeSoap makes sure node and the pinned node-soap
-// (testdata/nodesoap, installed by npm ci there) are present, or calls
-// Missing. It returns the path of node.
+// (testdata/nodesoap, installed by npm ci there) are present, or skips t
+// (coretest.RequirePeer). It returns the path of node.
 func RequireNodeSoap(t testing.TB) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
-	if err != nil {
-		Missing(t, "node is not installed: %v", err)
+	if err == nil {
+		dir := filepath.Join(Dir(), "testdata", "nodesoap")
+		if _, statErr := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); statErr != nil {
+			err = fmt.Errorf("node-soap is not installed (run npm ci in %s): %w", dir, statErr)
+		}
 	}
-	dir := filepath.Join(Dir(), "testdata", "nodesoap")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "soap", "package.json")); err != nil {
-		Missing(t, "node-soap is not installed (run npm ci in %s): %v", dir, err)
-	}
+	coretest.RequirePeer(t, "node-soap", err)
 	return node
 }
