@@ -17,7 +17,9 @@
 //
 // Servers run on loopback for the test's duration: GSOAPServer (gSOAP
 // generated from the contract, both SOAP versions at one URL; Strict makes
-// it refuse what it does not expect). Clients load a WSDL and call operations: GSOAPClient
+// it refuse what it does not expect) and SpyneServer (spyne's own model of
+// Qualified or Bare, one URL and WSDL per version, validating what it
+// reads). Clients load a WSDL and call operations: GSOAPClient
 // (generated from the contract), Zeep, Suds (SOAP 1.1 only), NodeSoap.
 // Every client prints what it read in one text form, read back as Values:
 // a line PATH=JSON-STRING per value, PATH=nil for xsi:nil, no line for an
@@ -26,10 +28,11 @@
 //
 // gSOAP is the strict judge of element forms: it matches elements by
 // namespace and treats one in the wrong namespace as absent, answering
-// HTTP 200 with zeros and empty strings; zeep, suds and node-soap
-// accept both forms (TestGSOAPJudgesElementForm,
-// TestGSOAPClientJudgesElementForm). A test that passes against them alone
-// proves nothing about element forms.
+// HTTP 200 with zeros and empty strings; spyne refuses the wrong form with
+// a fault; zeep, suds and node-soap accept both forms
+// (TestGSOAPJudgesElementForm, TestGSOAPClientJudgesElementForm,
+// TestSpyneJudgesElementForm). A test that passes against the lenient
+// clients alone proves nothing about element forms.
 //
 // # Using it
 //

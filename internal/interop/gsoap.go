@@ -216,7 +216,10 @@ type Server struct {
 	Name  string // "gSOAP", "spyne"
 	URL   string // the endpoint, for both SOAP versions unless URL12 is set
 	URL12 string // the SOAP 1.2 endpoint, when it differs from URL
-	WSDL  string // a WSDL describing the server at its address: a file or a URL
+	// WSDL describes the server at its address (a file or a URL): every
+	// port unless WSDL12 is set, else the SOAP 1.1 port.
+	WSDL   string
+	WSDL12 string // the WSDL of the SOAP 1.2 endpoint, when it has its own
 }
 
 // Endpoint returns the server's endpoint for SOAP version v.
@@ -225,6 +228,14 @@ func (s *Server) Endpoint(v core.Version) string {
 		return s.URL12
 	}
 	return s.URL
+}
+
+// WSDLOf returns the WSDL that describes the server's port of version v.
+func (s *Server) WSDLOf(v core.Version) string {
+	if v == core.V12 && s.WSDL12 != "" {
+		return s.WSDL12
+	}
+	return s.WSDL
 }
 
 // GSOAPServer starts contract c's gSOAP server on loopback for the test's

@@ -114,6 +114,9 @@ func TestWireForms(t *testing.T) {
 							t.Logf("%s SOAP %s: envelope prefix %q, Content-Type %q, SOAPAction %q, body:\n%s",
 								cl.name, v, rootPrefix(e.Request), e.Header.Get("Content-Type"), action, e.Request)
 						}
+						if cl.name == "gSOAP" && (op == "echoStruct" || op == "fail") {
+							t.Logf("gSOAP's reply (HTTP %d, %s):\n%s", e.Status, e.ReplyHeader.Get("Content-Type"), e.Reply)
+						}
 					}
 				})
 			}
