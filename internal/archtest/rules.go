@@ -30,7 +30,7 @@ type Rule struct {
 // The core family: core (with core/internal/...) and its stdlib-only siblings.
 var (
 	coreOnly   = []string{"core", "core/internal/..."}
-	coreFamily = []string{"core", "core/internal/...", "core/soapenc/...", "core/rpc/...", "core/wsdl/..."}
+	coreFamily = []string{"core", "core/internal/...", "core/soapenc/...", "core/rpc/...", "core/wsdl/...", "core/xsd/..."}
 	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck", "internal/interop"}
 )
 
@@ -56,6 +56,7 @@ var Table = map[string]Rule{
 	"core/soapenc":  {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"core/rpc":      {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"core/wsdl":     {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	"core/xsd":      {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	// conformance suites and Pipe: core, stdlib, testify.
 	"core/coretest": {Imports: join([]string{"std", "github.com/stretchr/testify/..."}, coreOnly), Tests: testOnly},
 	// document-style conversations: core packages and stdlib, never a binding.

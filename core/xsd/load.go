@@ -1,0 +1,20 @@
+package xsd
+
+import (
+	"context"
+)
+
+// Load reads the schema document at location, with everything it imports
+// and includes, through loader (and the catalog, see WithCatalog), and
+// returns the set of schemas. Unless the loader is an HTTP one, nothing is
+// fetched from the network. The error is an *Error listing what the
+// schemas say wrong, or the failure to load a document (which wraps
+// ErrLimit or ErrTooLarge for a limit).
+func Load(ctx context.Context, loader Loader, location string, opts ...Option) (*Set, error) {
+	r := NewReader(ctx, loader, opts...)
+	r.LoadSchemaAt(location, Loc{File: location}, 0, "", false, "")
+	if r.fatal != nil {
+		return nil, r.fatal
+	}
+	return r.Set()
+}
