@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -156,14 +157,25 @@ func TestGSOAPJudgesElementForm(t *testing.T) {
 	}
 }
 
-// replyServer answers every request with the SOAP envelope of version v
-// holding body.
-func replyServer(t *testing.T, v core.Version, body string) string {
+// replyServer answers its i-th request with the SOAP envelope of version
+// v holding bodies[i] (a client's calls of one run come in order), and a
+// request beyond them with HTTP 500.
+func replyServer(t *testing.T, v core.Version, bodies ...string) string {
 	t.Helper()
+	var mu sync.Mutex
+	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		i := n
+		n++
+		mu.Unlock()
+		if i >= len(bodies) {
+			http.Error(w, "no more replies", http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", v.MediaType()+"; charset=utf-8")
-		io.WriteString(w, interop.Envelope(v, body))
+		io.WriteString(w, interop.Envelope(v, bodies[i]))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -201,13 +213,19 @@ func TestGSOAPClientJudgesElementForm(t *testing.T) {
 		{interop.NodeSoap(t, wsdl), c.Versions(), map[string]interop.Values{
 			"qualified": {"result": "42"}, "unqualified": {"result": "42"}, "missing": {}}},
 	}
+	forms := []string{"qualified", "unqualified", "missing"}
 	for _, cl := range clients {
 		t.Run(cl.client.Name(), func(t *testing.T) {
 			for _, v := range cl.versions {
-				for _, form := range []string{"qualified", "unqualified", "missing"} {
-					url := replyServer(t, v, replies[form])
-					got := cl.client.Call(t, url, interop.Call{Op: "add", Args: interop.Args{"a": 40, "b": 2}, Version: v})
-					assert.Equal(t, cl.want[form], got[0], "SOAP %s, %s reply", v, form)
+				var bodies []string
+				var calls []interop.Call
+				for _, form := range forms {
+					bodies = append(bodies, replies[form])
+					calls = append(calls, interop.Call{Op: "add", Args: interop.Args{"a": 40, "b": 2}, Version: v})
+				}
+				got := cl.client.Call(t, replyServer(t, v, bodies...), calls...)
+				for i, form := range forms {
+					assert.Equal(t, cl.want[form], got[i], "SOAP %s, %s reply", v, form)
 				}
 			}
 		})

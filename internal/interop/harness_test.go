@@ -3,6 +3,7 @@ package interop_test
 import (
 	"encoding/xml"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -200,4 +201,51 @@ func TestCases(t *testing.T) {
 			assert.Equal(t, map[core.Version]string{core.V11: "Client", core.V12: "Sender"}[v], last.Want["fault.code"])
 		}
 	}
+}
+
+// TestZeepOperations: what zeep derives from each contract, pinned: one
+// entry per operation and port, wrapped operations by their wrapper's
+// children, bare ones by their element's content (zeep's view of bare),
+// the soapAction of each.
+func TestZeepOperations(t *testing.T) {
+	t.Parallel()
+	peerTest(t)
+	want := map[interop.Contract][]string{
+		interop.Qualified: {
+			"add(a: xsd:int, b: xsd:int) -> result: xsd:int",
+			"echoString(s: xsd:string) -> return: xsd:string",
+			"echoStruct(person: ns0:Person) -> return: ns0:Person",
+			"fail(code: xsd:string) -> ",
+		},
+		interop.Bare: {
+			"add(a: xsd:int, b: xsd:int) -> xsd:int",
+			"echoString(xsd:string) -> xsd:string",
+			"echoStruct(name: xsd:string, age: xsd:int, address: ns0:Address, tags: xsd:string[], nickname: xsd:string, note: xsd:string, id: xsd:int)" +
+				" -> name: xsd:string, age: xsd:int, address: ns0:Address, tags: xsd:string[], nickname: xsd:string, note: xsd:string, id: xsd:int",
+			"fail(xsd:string) -> xsd:string",
+		},
+		interop.Encoded: {
+			"add(a: xsd:int, b: xsd:int) -> result: xsd:int",
+			"echoString(s: xsd:string) -> return: xsd:string",
+			"echoStruct(person: ns0:Person) -> return: ns0:Person",
+			"fail(code: xsd:string) -> None", // zeep prints an rpc output without parts so
+			"sumArray(values: ns0:ArrayOfInt) -> result: xsd:int",
+		},
+	}
+	for _, c := range interop.Contracts() {
+		ops, err := interop.ZeepOperations(t, c.Path())
+		require.NoError(t, err)
+		require.Len(t, ops, len(want[c])*len(c.Versions()), "%s: %+v", c, ops)
+		for i, op := range ops {
+			v := c.Versions()[i/len(want[c])]
+			assert.Equal(t, map[core.Version]string{core.V11: "soap11", core.V12: "soap12"}[v], op.Binding)
+			assert.Equal(t, want[c][i%len(want[c])], op.Signature, "%s %s", c, op.Name)
+			assert.Equal(t, c.Action(op.Name), op.Action)
+			assert.NotEmpty(t, op.Service)
+			assert.NotEmpty(t, op.Port)
+		}
+	}
+	_, err := interop.ZeepOperations(t, filepath.Join(t.TempDir(), "missing.wsdl"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "No such file")
 }
