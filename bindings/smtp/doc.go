@@ -24,7 +24,7 @@
 //
 // Each constructor takes its own option type (ServerOption, MaildirOption,
 // ReceiverOption, SenderOption; ReadMailOption for ReadMail); an option
-// several take returns an interface of them all (WithLogger a LoggerOption,
+// several take returns an interface of them all (WithLogger a LogOption,
 // WithTLS a SessionOption, ...). An option given to a constructor that does
 // not take it does not compile.
 //

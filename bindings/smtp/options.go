@@ -28,9 +28,9 @@ type SenderOption interface{ applySender(*senderConfig) }
 // ReadMailOption configures ReadMail.
 type ReadMailOption interface{ applyReadMail(*readConfig) }
 
-// LoggerOption is an option of every component that logs: the Server, the
+// LogOption is an option of every component that logs: the Server, the
 // Receiver and the Sender (WithLogger).
-type LoggerOption interface {
+type LogOption interface {
 	ServerOption
 	ReceiverOption
 	SenderOption
@@ -84,7 +84,7 @@ func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // WithLogger logs refusals, parked mails, retries and failures. The default
 // discards.
-func WithLogger(l *slog.Logger) LoggerOption { return loggerOption{l} }
+func WithLogger(l *slog.Logger) LogOption { return loggerOption{l} }
 
 type loggerOption struct{ l *slog.Logger }
 

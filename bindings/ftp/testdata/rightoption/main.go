@@ -1,5 +1,5 @@
 // Each constructor with options it takes, the shared ones included: this
-// must compile (TestOptionsCompilerChecked).
+// must compile (TestWrongOptionDoesNotCompile).
 package main
 
 import (

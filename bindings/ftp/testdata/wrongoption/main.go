@@ -1,5 +1,5 @@
 // Options given to constructors that do not take them: each line must be
-// refused by the compiler (TestOptionsCompilerChecked).
+// refused by the compiler (TestWrongOptionDoesNotCompile).
 package main
 
 import (

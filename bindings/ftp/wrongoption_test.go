@@ -6,12 +6,12 @@ import (
 	"github.com/soapwire/soapwire/internal/buildcheck"
 )
 
-// TestOptionsCompilerChecked: an option given to a constructor that does
+// TestWrongOptionDoesNotCompile: an option given to a constructor that does
 // not take it does not compile, one line per constructor
 // (testdata/wrongoption), and the compiler names the option's type and the
 // method it lacks; the constructors with their own and shared options
 // compile (testdata/rightoption).
-func TestOptionsCompilerChecked(t *testing.T) {
+func TestWrongOptionDoesNotCompile(t *testing.T) {
 	t.Parallel()
 	buildcheck.Refused(t, "testdata/wrongoption",
 		"ftp.PollerOption does not implement ftp.ClientOption (missing method applyClient)",
