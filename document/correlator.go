@@ -35,7 +35,7 @@ import (
 type Correlator struct {
 	out     core.Sender
 	replyTo string
-	o       options
+	o       correlatorConfig
 
 	mu      sync.Mutex
 	waiters map[string]*waiter  // request id → its caller
@@ -67,9 +67,8 @@ const MetaMatch = "document.match"
 // NewCorrelator returns a Correlator sending requests through out (an
 // *Outbox picks the Sender by the request's To), with replies expected at
 // replyTo, an address whose inbound side is served with the Correlator.
-// Options: WithStore, WithFallback, WithTimeout, WithLogger.
-func NewCorrelator(out core.Sender, replyTo string, opts ...Option) *Correlator {
-	return &Correlator{out: out, replyTo: replyTo, o: newOptions(opts), waiters: make(map[string]*waiter), gaveUp: make(map[string]struct{})}
+func NewCorrelator(out core.Sender, replyTo string, opts ...CorrelatorOption) *Correlator {
+	return &Correlator{out: out, replyTo: replyTo, o: newCorrelatorConfig(opts), waiters: make(map[string]*waiter), gaveUp: make(map[string]struct{})}
 }
 
 // Pending returns the number of callers waiting for a reply.

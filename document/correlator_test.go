@@ -50,12 +50,12 @@ type exchange struct {
 	replies  *coretest.Pipe
 }
 
-func newExchange(t *testing.T, fn document.HandleFunc, opts ...document.Option) *exchange {
+func newExchange(t *testing.T, fn document.HandleFunc, opts ...document.CorrelatorOption) *exchange {
 	t.Helper()
 	x := &exchange{store: document.NewMemoryStore(), fb: &fallback{}, requests: newPipe(t), replies: newPipe(t)}
 	responder := document.NewHandler(fn, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"pipe": x.replies})))
 	serve(t, x.requests, responder, nil, core.WithConcurrency(8))
-	opts = append([]document.Option{document.WithStore(x.store), document.WithFallback(x.fb)}, opts...)
+	opts = append([]document.CorrelatorOption{document.WithStore(x.store), document.WithFallback(x.fb)}, opts...)
 	x.c = document.NewCorrelator(x.requests, x.replies.Addr(), opts...)
 	serve(t, x.replies, x.c, nil, core.WithConcurrency(8))
 	return x

@@ -23,8 +23,8 @@ func (in *Incoming) Decode(v any) error { return in.Message.Body().Decode(v) }
 // Reply builds a reply in the same conversation: the version of the
 // incoming message, RelatesTo its ID, a fresh ID and the conversation header
 // block. doc is as for NewMessage. The Handler sends it to ReplyTo.
-func (in *Incoming) Reply(doc any, opts ...SendOption) *core.Message {
-	opts = append([]SendOption{WithVersion(in.Message.Version()), WithConversation(in.Conversation)}, opts...)
+func (in *Incoming) Reply(doc any, opts ...MessageOption) *core.Message {
+	opts = append([]MessageOption{WithVersion(in.Message.Version()), WithConversation(in.Conversation)}, opts...)
 	m := NewMessage("", doc, opts...)
 	m.RelatesTo = in.Message.ID
 	return m
@@ -65,7 +65,7 @@ type HandleFunc func(ctx context.Context, in *Incoming) (*core.Message, error)
 // redelivery rather than faulting to the address that just failed.
 type Handler struct {
 	fn    HandleFunc
-	o     options
+	o     handlerConfig
 	owner string
 
 	mu sync.Mutex
@@ -79,14 +79,12 @@ type msgKey struct{ conv, id string }
 
 var _ core.Handler = (*Handler)(nil)
 
-// NewHandler returns a Handler running fn. Options: WithStore, WithOutbox,
-// WithPolicy, WithReceipts, WithLease, WithRetention, WithMaxReplay,
-// WithLogger. It panics if fn is nil.
-func NewHandler(fn HandleFunc, opts ...Option) *Handler {
+// NewHandler returns a Handler running fn. It panics if fn is nil.
+func NewHandler(fn HandleFunc, opts ...HandlerOption) *Handler {
 	if fn == nil {
 		panic("document: NewHandler with a nil HandleFunc")
 	}
-	return &Handler{fn: fn, o: newOptions(opts), owner: core.NewMessageID(), inflight: make(map[msgKey]chan struct{})}
+	return &Handler{fn: fn, o: newHandlerConfig(opts), owner: core.NewMessageID(), inflight: make(map[msgKey]chan struct{})}
 }
 
 // ReceiptAction is the action of a business-level receipt (WithReceipts).

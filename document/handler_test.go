@@ -283,7 +283,7 @@ func TestHandlerRefusesOverlongIDs(t *testing.T) {
 	var logs logBuffer
 	h := document.NewHandler(confirm, document.WithStore(s), document.WithLogger(logs.logger()))
 	long := strings.Repeat("x", document.MaxIDLen+1)
-	for _, opt := range []document.SendOption{document.WithMessageID(long), document.WithConversation(long)} {
+	for _, opt := range []document.MessageOption{document.WithMessageID(long), document.WithConversation(long)} {
 		_, err := h.ServeSOAP(testCtx(t), reread(t, document.NewMessage("pipe:x", order{Qty: 1}, opt)))
 		require.Error(t, err)
 		assert.Equal(t, core.CodeSender, core.FaultOf(err).Code)

@@ -23,11 +23,18 @@ type Receipt struct {
 	Transport map[string]string
 }
 
-// SendOption configures one message built by Send, NewMessage or
-// Incoming.Reply.
-type SendOption func(*sendConfig)
+// SendOption configures Send: the message it builds (every MessageOption)
+// and what it records (WithTracking).
+type SendOption interface{ applySend(*messageConfig) }
 
-type sendConfig struct {
+// MessageOption configures one message built by NewMessage, Incoming.Reply
+// or Send.
+type MessageOption interface {
+	SendOption
+	applyMessage(*messageConfig)
+}
+
+type messageConfig struct {
 	version      core.Version
 	action       string
 	id           string
@@ -39,29 +46,47 @@ type sendConfig struct {
 	deadline     time.Time
 }
 
+// messageOptionFunc is a MessageOption.
+type messageOptionFunc func(*messageConfig)
+
+func (f messageOptionFunc) applyMessage(c *messageConfig) { f(c) }
+func (f messageOptionFunc) applySend(c *messageConfig)    { f(c) }
+
 // WithVersion picks the SOAP version (default 1.2).
-func WithVersion(v core.Version) SendOption { return func(c *sendConfig) { c.version = v } }
+func WithVersion(v core.Version) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.version = v })
+}
 
 // WithAction sets the action (wsa:Action, and the binding's SOAPAction or
 // action parameter).
-func WithAction(a string) SendOption { return func(c *sendConfig) { c.action = a } }
+func WithAction(a string) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.action = a })
+}
 
 // WithMessageID sets the message id (default: a fresh urn:uuid).
-func WithMessageID(id string) SendOption { return func(c *sendConfig) { c.id = id } }
+func WithMessageID(id string) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.id = id })
+}
 
 // WithConversation sets the conversation id (default: the message id, which
 // starts a new conversation).
-func WithConversation(id string) SendOption { return func(c *sendConfig) { c.conversation = id } }
+func WithConversation(id string) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.conversation = id })
+}
 
 // WithReplyTo sets where replies go (wsa:ReplyTo).
-func WithReplyTo(addr string) SendOption { return func(c *sendConfig) { c.replyTo = addr } }
+func WithReplyTo(addr string) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.replyTo = addr })
+}
 
 // WithFaultTo sets where faults go (wsa:FaultTo).
-func WithFaultTo(addr string) SendOption { return func(c *sendConfig) { c.faultTo = addr } }
+func WithFaultTo(addr string) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.faultTo = addr })
+}
 
 // WithHeader adds a header block.
-func WithHeader(b core.HeaderBlock) SendOption {
-	return func(c *sendConfig) { c.headers = append(c.headers, b) }
+func WithHeader(b core.HeaderBlock) MessageOption {
+	return messageOptionFunc(func(c *messageConfig) { c.headers = append(c.headers, b) })
 }
 
 // WithTracking makes Send record the conversation in s: awaiting a reply
@@ -71,8 +96,15 @@ func WithHeader(b core.HeaderBlock) SendOption {
 // Correlator serving the ReplyTo address with the same Store settles it
 // when the reply comes.
 func WithTracking(s Store, deadline time.Time) SendOption {
-	return func(c *sendConfig) { c.store, c.deadline = s, deadline }
+	return trackingOption{s, deadline}
 }
+
+type trackingOption struct {
+	s        Store
+	deadline time.Time
+}
+
+func (o trackingOption) applySend(c *messageConfig) { c.store, c.deadline = o.s, o.deadline }
 
 // NewMessage wraps doc in an envelope addressed to `to`, with WS-Addressing
 // headers (MessageID, To, Action, ReplyTo, FaultTo) and a Conversation
@@ -91,15 +123,15 @@ func WithTracking(s Store, deadline time.Time) SendOption {
 // a *PrologError before any of the document is written, though the
 // envelope's start may have been). Send, or NewBody first, refuses it
 // before anything is written.
-func NewMessage(to string, doc any, opts ...SendOption) *core.Message {
-	c := sendConfig{version: core.V12}
+func NewMessage(to string, doc any, opts ...MessageOption) *core.Message {
+	c := messageConfig{version: core.V12}
 	for _, o := range opts {
-		o(&c)
+		o.applyMessage(&c)
 	}
 	return c.message(to, bodyOf(doc))
 }
 
-func (c *sendConfig) message(to string, body core.Body) *core.Message {
+func (c *messageConfig) message(to string, body core.Body) *core.Message {
 	if c.id == "" {
 		c.id = core.NewMessageID()
 	}
@@ -146,10 +178,10 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 		}
 		out = s
 	}
-	c := sendConfigs.Get().(*sendConfig)
+	c := messageConfigs.Get().(*messageConfig)
 	defer c.release()
 	for _, o := range opts {
-		o(c)
+		o.applySend(c)
 	}
 	body, err := NewBody(doc)
 	if err != nil {
@@ -184,19 +216,19 @@ func Send(ctx context.Context, out core.Sender, to string, doc any, opts ...Send
 	return &Receipt{MessageID: m.ID, Conversation: conv, To: to, Transport: maps.Clone(m.Meta)}, nil
 }
 
-// sendConfigs reuses Send's configurations (which the options, being
+// messageConfigs reuses Send's configurations (which the options, being
 // functions, would otherwise move to the heap for every message).
-var sendConfigs = sync.Pool{New: func() any { return &sendConfig{version: core.V12} }}
+var messageConfigs = sync.Pool{New: func() any { return &messageConfig{version: core.V12} }}
 
 // release resets c to the defaults (keeping the headers' array) and puts it
 // back in the pool.
-func (c *sendConfig) release() {
+func (c *messageConfig) release() {
 	clear(c.headers)
-	*c = sendConfig{version: core.V12, headers: c.headers[:0]}
-	sendConfigs.Put(c)
+	*c = messageConfig{version: core.V12, headers: c.headers[:0]}
+	messageConfigs.Put(c)
 }
 
-func (c *sendConfig) track(ctx context.Context, conv string, fn func(*Conversation)) error {
+func (c *messageConfig) track(ctx context.Context, conv string, fn func(*Conversation)) error {
 	if err := c.store.Update(ctx, conv, func(cv *Conversation) error { fn(cv); return nil }); err != nil {
 		return fmt.Errorf("document: recording conversation %s: %w", conv, err)
 	}

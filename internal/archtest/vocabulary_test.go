@@ -57,16 +57,6 @@ func parsePackages(t *testing.T, root string, fset *token.FileSet) map[string][]
 	return pkgs
 }
 
-// pendingVocabulary lists, for now, packages that do not follow the shared
-// vocabulary yet: their breaches are logged, not failed. TEMPORARY, for
-// issue 18: another change moves these packages to the vocabulary, and the
-// lead removes each entry (then this map) once main has it. A listed package
-// that follows the vocabulary fails the test, so an entry cannot outlive its
-// reason.
-var pendingVocabulary = map[string]string{
-	"document": "issue 18 (opts-b): option types per role (HandlerOption, CorrelatorOption, MessageOption)",
-}
-
 // TestVocabulary: the bindings, document, core/rpc and the custom-binding
 // example follow the shared vocabulary (archtest.CheckVocabulary).
 func TestVocabulary(t *testing.T) {
@@ -76,18 +66,9 @@ func TestVocabulary(t *testing.T) {
 	for _, p := range []string{"bindings/http", "bindings/nats", "bindings/smtp", "bindings/ftp", "document", "core/rpc", "examples/custom-binding/unixsock"} {
 		require.Contains(t, pkgs, p, "a package of the vocabulary was not found")
 	}
-	for dir, files := range pkgs {
-		msgs := archtest.CheckVocabulary(fset, files)
-		why, pending := pendingVocabulary[dir]
-		switch {
-		case pending && len(msgs) == 0:
-			t.Errorf("%s follows the shared vocabulary now: remove its pendingVocabulary entry", dir)
-		case pending:
-			t.Logf("%s: %d breaches of the shared vocabulary, pending (%s):\n%s", dir, len(msgs), why, strings.Join(msgs, "\n"))
-		default:
-			for _, msg := range msgs {
-				t.Error(msg)
-			}
+	for _, files := range pkgs {
+		for _, msg := range archtest.CheckVocabulary(fset, files) {
+			t.Error(msg)
 		}
 	}
 }
