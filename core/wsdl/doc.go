@@ -1,9 +1,44 @@
-// Package wsdl writes WSDL 1.1 documents for RPC services: XML Schema
-// types generated from Go types, messages, a portType, a SOAP 1.1 and a
-// SOAP 1.2 binding in the service's style (document/literal wrapped,
-// rpc/literal or rpc/encoded) and a service element with two ports at one
-// address. It uses the standard library and core/soapenc only; core/rpc
-// builds a Definition from its registered operations (rpc.Service.WSDL).
+// Package wsdl reads and writes WSDL 1.1 contracts.
+//
+// # Reading a contract
+//
+// Load reads a WSDL document with every WSDL and schema document it
+// imports (wsdl:import, xsd:import and xsd:include, each loaded once,
+// relative locations resolved against the importing document, cycles
+// handled; an import placed directly under wsdl:types and a port type
+// behind a wsdl:import included) through an xsd.Loader: files, bytes, and
+// HTTP(S) only when the caller gives an HTTP loader. The standard schemas
+// contracts import by URL come from an embedded catalog, so a contract
+// loads offline; limits bound the bytes, documents and nesting
+// (xsd.WithLimits). Documents in ISO-8859-1 and other single-byte
+// encodings, with a blank line before the XML declaration or a document
+// type declaration with internal entities are read as real files have
+// them.
+//
+// The Contract holds the model: messages and their parts resolved to
+// schema elements and types (core/xsd), port types, bindings (SOAP 1.1,
+// SOAP 1.2, HTTP; style, use, soap:header parts, faults, MIME parts),
+// services and ports with their addresses, documentation and the location
+// of everything. Endpoints gives the view for calling it: each SOAP port
+// with the Signature of each operation (style, SOAP version, action,
+// address; the input and output with the element the Body holds, whether
+// it is wrapped, the parameters, the header parts; the faults with their
+// detail element). Describe prints it all, as `soapwire wsdl` does.
+//
+// What the reader does not apply is reported, never dropped silently: an
+// extension element of a namespace it does not know (WS-Policy, say) is a
+// warning in Contract.Warnings, one marked wsdl:required="true" fails the
+// load, and so does a reference that does not resolve (an *xsd.Error lists
+// every problem with its file and line).
+//
+// # Writing a contract
+//
+// Definition.Write writes WSDL 1.1 for RPC services: XML Schema types
+// generated from Go types, messages, a portType, a SOAP 1.1 and a SOAP 1.2
+// binding in the service's style (document/literal wrapped, rpc/literal or
+// rpc/encoded) and a service element with two ports at one address;
+// core/rpc builds a Definition from its registered operations
+// (rpc.Service.WSDL).
 //
 // Go types map to XML Schema types as core/soapenc writes them: string
 // xsd:string, bool xsd:boolean, int8/16/32 xsd:byte/short/int, int and

@@ -2,6 +2,7 @@ package xsd
 
 import (
 	"context"
+	"fmt"
 )
 
 // Load reads the schema document at location, with everything it imports
@@ -12,9 +13,13 @@ import (
 // ErrLimit or ErrTooLarge for a limit).
 func Load(ctx context.Context, loader Loader, location string, opts ...Option) (*Set, error) {
 	r := NewReader(ctx, loader, opts...)
-	r.LoadSchemaAt(location, Loc{File: location}, 0, "", false, "")
+	r.LoadSchemaAt(location, Loc{}, 0, "", false, "")
 	if r.fatal != nil {
-		return nil, r.fatal
+		return nil, fmt.Errorf("xsd: %w", r.fatal)
 	}
-	return r.Set()
+	set, err := r.Set()
+	if err != nil {
+		return nil, fmt.Errorf("xsd: %w", err)
+	}
+	return set, nil
 }

@@ -27,7 +27,6 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("xsd: ")
 	for i, p := range e.Problems {
 		if i == 3 {
 			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-3)

@@ -64,6 +64,7 @@ type Reader struct {
 	lim     Limits
 
 	docs    map[string]*Document // by key: the location, or the catalog's document
+	order   []string             // the locations loaded, in order
 	total   int64
 	schemas []*Schema
 	added   map[string]bool // schema documents added: key + "\x00" + chameleon namespace
@@ -131,10 +132,10 @@ func (r *Reader) Document(location string, depth int) (d *Document, new bool, er
 		return d, false, nil
 	}
 	if depth > r.lim.MaxImportDepth {
-		return nil, false, fmt.Errorf("xsd: %s: imports nest deeper than %d documents: %w", location, r.lim.MaxImportDepth, ErrLimit)
+		return nil, false, fmt.Errorf("%s: imports nest deeper than %d documents: %w", location, r.lim.MaxImportDepth, ErrLimit)
 	}
 	if len(r.docs) >= r.lim.MaxDocuments {
-		return nil, false, fmt.Errorf("xsd: %s: more than %d documents: %w", location, r.lim.MaxDocuments, ErrLimit)
+		return nil, false, fmt.Errorf("%s: more than %d documents: %w", location, r.lim.MaxDocuments, ErrLimit)
 	}
 	if err := r.ctx.Err(); err != nil {
 		return nil, false, err
@@ -146,31 +147,32 @@ func (r *Reader) Document(location string, depth int) (d *Document, new bool, er
 		rc, err = r.loader.Open(r.ctx, location)
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("xsd: %w", err)
+		return nil, false, err
 	}
 	max := min(r.lim.MaxDocumentBytes, r.lim.MaxBytes-r.total)
 	b, err := io.ReadAll(io.LimitReader(rc, max+1))
 	rc.Close()
 	if err != nil {
-		return nil, false, fmt.Errorf("xsd: reading %s: %w", location, err)
+		return nil, false, fmt.Errorf("reading %s: %w", location, err)
 	}
 	if int64(len(b)) > max {
 		if max < r.lim.MaxDocumentBytes {
-			return nil, false, fmt.Errorf("xsd: %s: the documents together are larger than %d bytes: %w", location, r.lim.MaxBytes, ErrTooLarge)
+			return nil, false, fmt.Errorf("%s: the documents together are larger than %d bytes: %w", location, r.lim.MaxBytes, ErrTooLarge)
 		}
-		return nil, false, fmt.Errorf("xsd: %s: larger than %d bytes: %w", location, r.lim.MaxDocumentBytes, ErrTooLarge)
+		return nil, false, fmt.Errorf("%s: larger than %d bytes: %w", location, r.lim.MaxDocumentBytes, ErrTooLarge)
 	}
 	r.total += int64(len(b))
 	root, err := xmldoc.Parse(b, xmldoc.Limits{MaxBytes: r.lim.MaxDocumentBytes, MaxDepth: r.lim.MaxDepth})
 	if err != nil {
 		var pe *xmldoc.Error
 		if errors.As(err, &pe) {
-			return nil, false, fmt.Errorf("xsd: %s:%d: %s%w", location, pe.Line, pe.Msg, wrapped(pe.Err))
+			return nil, false, fmt.Errorf("%s:%d: %s%w", location, pe.Line, pe.Msg, wrapped(pe.Err))
 		}
-		return nil, false, fmt.Errorf("xsd: %s: %w", location, err)
+		return nil, false, fmt.Errorf("%s: %w", location, err)
 	}
 	d = &Document{Location: location, Root: root, key: key}
 	r.docs[key] = d
+	r.order = append(r.order, location)
 	return d, true, nil
 }
 
@@ -186,6 +188,9 @@ type quiet struct{ err error }
 
 func (q quiet) Error() string { return "" }
 func (q quiet) Unwrap() error { return q.err }
+
+// Documents returns the locations of the documents loaded, in order.
+func (r *Reader) Documents() []string { return r.order }
 
 // Warn records a warning: something the reader ignores or does not
 // support, reported on the result. The same warning given again in one
@@ -216,7 +221,11 @@ func (r *Reader) Fail(loc Loc, format string, args ...any) {
 // why): the load fails with the first such error.
 func (r *Reader) Fatal(from Loc, err error) {
 	if r.fatal == nil {
-		r.fatal = fmt.Errorf("%w (named at %s)", err, from)
+		if from == (Loc{}) {
+			r.fatal = err
+		} else {
+			r.fatal = fmt.Errorf("%w (named at %s)", err, from)
+		}
 	}
 }
 
