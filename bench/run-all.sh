@@ -90,6 +90,13 @@ step smtp "go test -c -o $bin/smtp.test ./bindings/smtp && cd bindings/smtp &&
 # downloads the modules and compiles everything (issue 10: under a minute).
 step crosstransport-cold "c=\$(mktemp -d) && GOCACHE=\$c/build GOMODCACHE=\$c/mod GOFLAGS=-modcacherw /usr/bin/time -f '%e s wall, %U s user, %S s system' go run ./examples/crosstransport; rc=\$?; rm -rf \$c; exit \$rc"
 
+# Contracts (issue 20): loading the largest WSDL of the corpus, and zeep on
+# the same file (skipped when the corpus is not beside the repository).
+step wsdl-load "go test -run XXX -bench BenchmarkLoadLargest -benchtime 20x -count 5 ./core/wsdl/"
+if [ -d ../shared/wsdl-corpus ]; then
+	step wsdl-load-zeep "/usr/bin/python3 core/wsdl/testdata/zeep/load_time.py ../shared/wsdl-corpus/cases/virtualbox-vboxweb/main.wsdl 7"
+fi
+
 # Examples and the CLI.
 step unixsock "go test -run XXX -bench . -benchmem -count 5 ./examples/custom-binding/unixsock/"
 step cli "go test -run XXX -bench . -benchmem -count 5 ./cmd/soapwire/"

@@ -44,6 +44,7 @@ func commands() []command {
 		{"call", "make an RPC call over HTTP or NATS and print the reply or the fault", runCall},
 		{"serve", "run bindings from a configuration file until SIGINT or SIGTERM", runServe},
 		{"inspect", "read an envelope and report what it holds, or the fault it would raise", runInspect},
+		{"wsdl", "read a WSDL contract and print its services, ports, operations and types", runWSDL},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -23,7 +23,7 @@ import (
 // ../shared/wsdl-corpus from the module's root (or ../../shared, from a
 // worktree one folder deeper). A missing corpus skips the test, or fails it
 // with SOAPWIRE_REQUIRE_PEERS=1.
-func corpusDir(t *testing.T) string {
+func corpusDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("SOAPWIRE_WSDL_CORPUS"); d != "" {
 		return d
@@ -45,7 +45,7 @@ type corpusCase struct {
 	Entry string `json:"entry"`
 }
 
-func corpusCases(t *testing.T, dir string) []corpusCase {
+func corpusCases(t testing.TB, dir string) []corpusCase {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
 	require.NoError(t, err)
