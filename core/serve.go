@@ -47,28 +47,18 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 	}
 }
 
-// bodyFault returns the fault of the error reading m's Body met, when the
-// handler returned an error that is not a fault (it made an error of its
-// own out of the Body's, or gave up on its own after it): the message was
-// wrong, whatever the handler made of it. Otherwise nil.
-func bodyFault(m *Message, err error) *Fault {
-	var f *Fault
-	if errors.As(err, &f) {
-		return nil
-	}
-	if errors.As(m.Body().Err(), &f) {
-		return f
-	}
-	return nil
-}
-
 // Serve drives a Receiver until ctx is done or the Receiver is closed, and
 // then returns nil once the deliveries in flight are settled. For each
-// delivery it calls h (a panic becomes a Receiver fault; an error that is
-// not a fault, while reading the message's Body met one, becomes that
-// fault: see Body.Err), then:
+// delivery it calls h (a panic becomes a Receiver fault), then judges the
+// rest of the message (Message.Verdict: nothing is sent or settled before
+// the whole envelope was read and found sound), then:
 //   - a reply goes to the request's ReplyTo through replies, with RelatesTo set
 //     to the request's ID; a fault goes to FaultTo, else ReplyTo;
+//   - a message that turned out malformed (its Body's fault, found by the
+//     handler or by the verdict, whatever the handler answered) is never
+//     Acked: its fault goes to FaultTo, else ReplyTo, when there is one,
+//     and the delivery is Nacked with a cause holding ErrMalformed and the
+//     fault, so the binding parks it at once;
 //   - the delivery is Acked only after the reply or fault was handed to
 //     replies, or when there is nothing to send (one-way; ReplyTo none);
 //   - it is Nacked, with the reason, when sending fails, or when a fault has
@@ -154,29 +144,9 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies
 		c.settleNack(ctx, d, fmt.Errorf("core: handler stopped by shutdown: %w (%w)", context.Canceled, err))
 		return
 	}
+	reply, err = m.Verdict(reply, err)
 	if err != nil {
-		f := FaultOf(err)
-		if bf := bodyFault(m, err); bf != nil {
-			f = bf
-		}
-		to := m.FaultTo
-		if to == "" {
-			to = m.ReplyTo
-		}
-		if to == "" || to == AnonymousAddress || to == NoneAddress || replies == nil {
-			c.log.WarnContext(ctx, "soap: fault with nowhere to go; parking the message", append(attrs, slog.String("fault", f.Error()))...)
-			c.settleNack(ctx, d, f)
-			return
-		}
-		fm := m.FaultReply(f)
-		fm.To, fm.Action = to, FaultAction
-		if serr := replies.Send(sctx, fm); serr != nil {
-			c.log.ErrorContext(ctx, "soap: sending the fault failed", append(attrs, slog.Any("err", serr))...)
-			c.settleNack(ctx, d, fmt.Errorf("core: send fault to %s: %w", to, serr))
-			return
-		}
-		c.log.InfoContext(ctx, "soap: fault sent", append(attrs, slog.String("to", to), slog.String("fault", f.Error()))...)
-		c.ack(ctx, sctx, d, attrs)
+		c.fault(ctx, sctx, d, m, FaultOf(err), replies, attrs)
 		return
 	}
 	if reply != nil {
@@ -197,11 +167,58 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies
 				reply.ID = NewMessageID()
 			}
 			if serr := replies.Send(sctx, reply); serr != nil {
+				if f := m.malformed(); f != nil {
+					// the reply read the request as it was written, and
+					// the request's rest turned out wrong
+					c.fault(ctx, sctx, d, m, f, replies, attrs)
+					return
+				}
 				c.log.ErrorContext(ctx, "soap: sending the reply failed", append(attrs, slog.Any("err", serr))...)
 				c.settleNack(ctx, d, fmt.Errorf("core: send reply to %s: %w", to, serr))
 				return
 			}
 		}
+	}
+	// a reply dropped unwritten had its check on the request deferred to
+	// its writing: the request is judged here instead
+	if derr := m.Body().Discard(); derr != nil {
+		c.fault(ctx, sctx, d, m, m.bodyFault(derr), replies, attrs)
+		return
+	}
+	c.ack(ctx, sctx, d, attrs)
+}
+
+// fault answers m, whose handling ended in f: f goes to FaultTo, else
+// ReplyTo, and the delivery is Acked once it is sent. A fault with nowhere
+// to go is Nacked with f (the binding parks the message). A malformed
+// message is Nacked with ErrMalformed and f in any case, after its fault
+// was sent where it could go: it was never processed.
+func (c *serveConfig) fault(ctx, sctx context.Context, d Delivery, m *Message, f *Fault, replies Sender, attrs []any) {
+	var cause error = f
+	if bf := m.malformed(); bf != nil {
+		f, cause = bf, fmt.Errorf("%w: %w", ErrMalformed, bf)
+	}
+	to := m.FaultTo
+	if to == "" {
+		to = m.ReplyTo
+	}
+	if to == "" || to == AnonymousAddress || to == NoneAddress || replies == nil {
+		c.log.WarnContext(ctx, "soap: fault with nowhere to go; parking the message", append(attrs, slog.String("fault", f.Error()))...)
+		c.settleNack(ctx, d, cause)
+		return
+	}
+	fm := m.FaultReply(f)
+	fm.To, fm.Action = to, FaultAction
+	if serr := replies.Send(sctx, fm); serr != nil {
+		c.log.ErrorContext(ctx, "soap: sending the fault failed", append(attrs, slog.Any("err", serr))...)
+		c.settleNack(ctx, d, fmt.Errorf("core: send fault to %s: %w", to, serr))
+		return
+	}
+	c.log.InfoContext(ctx, "soap: fault sent", append(attrs, slog.String("to", to), slog.String("fault", f.Error()))...)
+	if cause != error(f) {
+		c.log.WarnContext(ctx, "soap: malformed message parked", append(attrs, slog.String("fault", f.Error()))...)
+		c.settleNack(ctx, d, cause)
+		return
 	}
 	c.ack(ctx, sctx, d, attrs)
 }

@@ -309,13 +309,14 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestServeBodyFaultSwallowed: a handler that meets an error reading the
-// Body (here malformed XML deep inside it) and returns an error of its own
-// does not turn the Sender fault into a Receiver one: Serve answers the
-// Body's fault, as the HTTP binding does. A handler error that is a fault
-// stays the handler's, and a handler that fails after a Body read whole
-// gets the Receiver fault as before.
-func TestServeBodyFaultSwallowed(t *testing.T) {
+// TestServeMalformedBody: a handler that meets an error reading the Body
+// (here malformed XML deep inside it) and returns an error of its own, or
+// a fault of its own, does not hide the Body's fault: Serve answers the
+// Body's fault (as the HTTP binding does), sends it to FaultTo, and Nacks
+// the delivery with ErrMalformed (parked, never Acked as processed). A
+// handler that fails after a Body read whole gets the Receiver fault as
+// before, and the delivery is Acked once the fault is sent.
+func TestServeMalformedBody(t *testing.T) {
 	malformed := `<b:Echo xmlns:b="` + pmBodyNS + `"><b:text>hi</b:txet></b:Echo>`
 	cases := []struct {
 		name   string
@@ -323,10 +324,11 @@ func TestServeBodyFaultSwallowed(t *testing.T) {
 		err    error
 		code   core.Code
 		reason string
+		state  string
 	}{
-		{"swallowed", malformed, errors.New("something went wrong"), core.CodeSender, "malformed"},
-		{"the handler's own fault wins", malformed, core.SenderFault("order refused"), core.CodeSender, "order refused"},
-		{"a body read whole", pmBody, errors.New("database down"), core.CodeReceiver, core.InternalErrorReason},
+		{"swallowed", malformed, errors.New("something went wrong"), core.CodeSender, "malformed", "nack"},
+		{"the Body's fault wins over the handler's", malformed, core.SenderFault("order refused"), core.CodeSender, "malformed", "nack"},
+		{"a body read whole", pmBody, errors.New("database down"), core.CodeReceiver, core.InternalErrorReason, "ack"},
 	}
 	for _, v := range pmVersions {
 		for _, c := range cases {
@@ -345,8 +347,12 @@ func TestServeBodyFaultSwallowed(t *testing.T) {
 				m.ID, m.FaultTo = "urn:uuid:req-3", "mailto:errors@example.org"
 				d := newPMDelivery(m, ev)
 				rcv.push(t, d)
-				state, _ := d.wait(t)
-				require.Equal(t, "ack", state)
+				state, cause := d.wait(t)
+				require.Equal(t, c.state, state)
+				if state == "nack" {
+					assert.ErrorIs(t, cause, core.ErrMalformed)
+					assert.Equal(t, core.CodeSender, core.FaultOf(cause).Code)
+				}
 				msgs := sent.all()
 				require.Len(t, msgs, 1)
 				back, raw := pmWire(t, msgs[0])

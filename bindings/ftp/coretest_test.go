@@ -3,6 +3,8 @@ package ftp_test
 import (
 	"fmt"
 	"path"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -49,4 +51,44 @@ func TestConformanceSpoolOnDisk(t *testing.T) {
 		return soapftp.NewSender(e.client), p, p.Address()
 	}
 	coretest.TestSendReceive(t, coretest.Features{ExactlyOnce: true}, newPair)
+}
+
+// TestConformanceVerdict runs coretest's verdict suite: each broken-tail
+// envelope dropped as a file in the inbox is parked in failed/ with its
+// fault, never Acked: the Poller parks a file that does not end with an
+// Envelope end tag (cut off, text after the end) once it stops changing,
+// on arrival; the others reach core.Serve, which answers the Sender fault
+// at ReplyTo (the outbox folder of the reply endpoint), never the
+// handler's reply, and Nacks the file as malformed.
+func TestConformanceVerdict(t *testing.T) {
+	e := newEnv(t)
+	var n atomic.Int32
+	roots := map[string]string{}
+	var mu sync.Mutex
+	newPair := func(t *testing.T) (core.Sender, core.Receiver, string) {
+		root := fmt.Sprintf("/verdict-%d", n.Add(1))
+		p := e.poller(t, root)
+		mu.Lock()
+		roots[p.Address()] = root
+		mu.Unlock()
+		return soapftp.NewSender(e.client), p, p.Address()
+	}
+	rootOf := func(addr string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		return roots[addr]
+	}
+	var files atomic.Int32
+	coretest.TestVerdictServe(t, coretest.Features{}, newPair, func(t *testing.T, addr string, v core.Version, data []byte) error {
+		e.drop(t, path.Join(rootOf(addr), "inbox"), fmt.Sprintf("m%d.xml", files.Add(1)), data)
+		return nil
+	}, func(t *testing.T, addr string) int {
+		n := 0
+		for _, name := range e.files(t, path.Join(rootOf(addr), "failed")) {
+			if strings.HasSuffix(name, ".fault.xml") {
+				n++
+			}
+		}
+		return n
+	})
 }

@@ -146,10 +146,10 @@ func TestDownloadCrossesMaxBytes(t *testing.T) {
 // the handler (the Poller reads only the envelope's start), which meets the
 // fault while it decodes the Body and returns it. core.Serve then sends that
 // Sender fault where the binding sends faults: the endpoint's outbox for an
-// anonymous or absent ReplyTo, the folder FaultTo names, and, with nowhere
-// to go (ReplyTo and FaultTo none), the file is parked in failed/ with the
-// fault beside it. Either way the input is not lost (kept in done/, or
-// parked), and nothing is left in the inbox or the work folder.
+// anonymous or absent ReplyTo, the folder FaultTo names, and nowhere when
+// ReplyTo and FaultTo are none. Either way the file is malformed, so it is
+// never Acked: it is parked in failed/ with the fault beside it, and
+// nothing is left in the inbox or the work folder.
 func TestBodyFaultWhileStreaming(t *testing.T) {
 	e := newEnv(t)
 	require.NoError(t, os.MkdirAll(e.path("faults"), 0o755))
@@ -193,7 +193,7 @@ func TestBodyFaultWhileStreaming(t *testing.T) {
 
 	require.Eventually(t, func() bool {
 		return len(e.files(t, "svc/outbox")) == 1 && len(e.files(t, "faults")) == 1 &&
-			len(e.files(t, "svc/failed")) == 2 && len(e.files(t, "svc/done")) == 2
+			len(e.files(t, "svc/failed")) == 6 && len(e.files(t, "svc/done")) == 0
 	}, 20*time.Second, 5*time.Millisecond, "outbox %v faults %v failed %v done %v",
 		e.files(t, "svc/outbox"), e.files(t, "faults"), e.files(t, "svc/failed"), e.files(t, "svc/done"))
 	assert.EqualValues(t, 3, calls.Load(), "the handler ran for each and met the fault while reading")
@@ -206,7 +206,7 @@ func TestBodyFaultWhileStreaming(t *testing.T) {
 		require.NotNil(t, m.Fault())
 		assert.Equal(t, core.CodeSender, m.Fault().Code)
 		assert.Contains(t, m.Fault().Reason, "closed by </m>")
-		kept(t, e, "svc/done/to-outbox.xml", outboxFile)
+		kept(t, e, "svc/failed/to-outbox.xml", outboxFile)
 	})
 	t.Run("malformed, FaultTo a folder: the fault there", func(t *testing.T) {
 		m := readFile(t, e.path("faults", e.files(t, "faults")[0]))
@@ -215,10 +215,11 @@ func TestBodyFaultWhileStreaming(t *testing.T) {
 		require.NotNil(t, m.Fault())
 		assert.Equal(t, core.CodeSender, m.Fault().Code)
 		assert.Contains(t, m.Fault().Reason, "&bogus;")
-		kept(t, e, "svc/done/to-faultto.xml", faultToFile)
+		kept(t, e, "svc/failed/to-faultto.xml", faultToFile)
 	})
 	t.Run("too deep, nowhere to go: parked with the fault", func(t *testing.T) {
-		assert.ElementsMatch(t, []string{"nowhere.xml", "nowhere.fault.xml"}, e.files(t, "svc/failed"))
+		assert.ElementsMatch(t, []string{"nowhere.xml", "nowhere.fault.xml", "to-outbox.xml", "to-outbox.fault.xml",
+			"to-faultto.xml", "to-faultto.fault.xml"}, e.files(t, "svc/failed"))
 		f := readFault(t, e.path("svc/failed", "nowhere.fault.xml"))
 		assert.Equal(t, core.CodeSender, f.Code)
 		assert.Contains(t, f.Reason, "nested deeper than 16")

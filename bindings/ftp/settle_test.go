@@ -41,6 +41,13 @@ func TestUploadUnderFinalName(t *testing.T) {
 	p := e.poller(t, "/plain", soapftp.WithSettle(time.Minute), soapftp.WithLogger(debugLogger(e, lb)))
 	got := make(chan *core.Message, 1)
 	serve(t, p, core.HandlerFunc(func(_ context.Context, m *core.Message) (*core.Message, error) {
+		// the body is read before the handler returns (the verdict reads
+		// what is left of it then)
+		var b bytes.Buffer
+		if _, err := m.Body().WriteTo(&b); err != nil {
+			return nil, err
+		}
+		m.Envelope.Body = core.RawBody(b.Bytes())
 		got <- m
 		return nil, nil
 	}), nil)

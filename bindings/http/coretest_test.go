@@ -1,7 +1,11 @@
 package http_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -53,4 +57,54 @@ func TestConformanceSend(t *testing.T) {
 // Transport to the ReplyTo and FaultTo URLs.
 func TestConformanceServe(t *testing.T) {
 	coretest.TestServe(t, httpFeatures, newHTTPPair)
+}
+
+// TestConformanceVerdict runs coretest's verdict suite: each broken-tail
+// envelope POSTed to NewHandler is answered with the Sender fault (400 in
+// 1.2, 500 in 1.1), never with the handler's reply.
+func TestConformanceVerdict(t *testing.T) {
+	coretest.TestVerdictRoundTrip(t, coretest.Features{}, func(t *testing.T, h core.Handler) coretest.RawRoundTripFunc {
+		srv := httptest.NewServer(soaphttp.NewHandler(h))
+		t.Cleanup(srv.Close)
+		return func(ctx context.Context, v core.Version, data []byte) (*core.Message, error) {
+			return rawPost(ctx, srv.URL, v, data)
+		}
+	})
+}
+
+// rawPost posts data as an envelope of version v and reads the answer: a
+// fault as its *core.Fault error, after checking its status.
+func rawPost(ctx context.Context, url string, v core.Version, data []byte) (*core.Message, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", v.MediaType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	m, err := core.ReadMessageBytes(b, core.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("status %d, %q: %w", resp.StatusCode, b, err)
+	}
+	if f := m.Fault(); f != nil {
+		want := http.StatusInternalServerError
+		if v == core.V12 && f.Code == core.CodeSender {
+			want = http.StatusBadRequest
+		}
+		if resp.StatusCode != want {
+			return nil, fmt.Errorf("a %s fault answered with status %d", f.Code, resp.StatusCode)
+		}
+		return nil, f
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("a reply with status %d", resp.StatusCode)
+	}
+	return m, nil
 }

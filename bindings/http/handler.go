@@ -144,7 +144,9 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.Meta[MetaUser] = user
 	}
 
-	reply, err := s.h.ServeSOAP(ctx, m)
+	// the reply waits for the verdict on the whole request (a reply that
+	// reads the request as it is written is judged at its end: see write)
+	reply, err := m.Verdict(s.h.ServeSOAP(ctx, m))
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, v).WithVersion(v)
 		s.o.log.InfoContext(ctx, "soap: fault", slog.String("fault", f.Error()))
@@ -222,7 +224,11 @@ func (s *handler) writeFault(ctx context.Context, w http.ResponseWriter, req *co
 // write writes m with the given status. The reply is buffered up to 32 KiB
 // before the status is sent, so an error while writing a small reply still
 // becomes a fault; an error after that aborts the response (the client sees a
-// truncated reply, never a complete-looking one).
+// truncated reply, never a complete-looking one). A reply that reads the
+// request as it is written (an echo, a StreamBody) fails here when the
+// request's rest is wrong (core.Message.Verdict): within the buffer, the
+// request's fault answers instead; beyond it, the response is aborted and
+// the connection closed.
 func (s *handler) write(ctx context.Context, w http.ResponseWriter, m *core.Message, status int) (err error) {
 	buf := s.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -274,6 +280,10 @@ func (rw *replyWriter) Write(p []byte) (int, error) {
 	if rw.buf.Len()+len(p) <= replyBuffer {
 		return rw.buf.Write(p)
 	}
+	// the reply goes out while it is written: it may still be reading
+	// the request (an echo, a StreamBody copying it), which net/http
+	// allows on HTTP/1.1 only in full-duplex mode (HTTP/2 always is)
+	_ = http.NewResponseController(rw.w).EnableFullDuplex()
 	if err := rw.commit(-1); err != nil {
 		return 0, err
 	}

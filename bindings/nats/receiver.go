@@ -2,6 +2,7 @@ package nats
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -374,7 +375,10 @@ func (d *delivery) Ack(ctx context.Context) error {
 }
 
 // Nack asks for redelivery after the backoff, or, on the last allowed
-// delivery, dead-letters the message with cause's fault.
+// delivery, dead-letters the message with cause's fault. A message Nacked
+// as malformed (core.ErrMalformed in cause: core.Serve's verdict found its
+// envelope broken) is dead-lettered at once: redelivering the same bytes
+// cannot mend it.
 func (d *delivery) Nack(ctx context.Context, cause error) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -389,7 +393,7 @@ func (d *delivery) Nack(ctx context.Context, cause error) error {
 	n := int(d.md.NumDelivered)
 	log := d.r.o.log
 	attrs := []any{slog.String("id", d.m.ID), slog.String("stream", d.md.Stream), slog.Uint64("seq", d.md.Sequence.Stream), slog.Int("delivery", n), slog.Any("cause", cause)}
-	if n < d.r.o.maxDeliveries {
+	if n < d.r.o.maxDeliveries && !errors.Is(cause, core.ErrMalformed) {
 		delay := d.r.backoff(n)
 		log.InfoContext(ctx, "soap: message nacked: redelivery after a backoff", append(attrs, slog.Duration("backoff", delay))...)
 		if err := d.msg.NakWithDelay(delay); err != nil {

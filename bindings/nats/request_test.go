@@ -213,11 +213,12 @@ func TestDefaultTimeoutPerRequest(t *testing.T) {
 	}
 }
 
-// TestUnreadBodyRecycled: the rest of a request body the handler did not
-// read is read once the reply is sent (so its tokenizer is reused): a
-// malformed rest shows in the Debug log, after the reply, which stands. A
-// one-way message's body is left alone.
-func TestUnreadBodyRecycled(t *testing.T) {
+// TestUnreadBodyJudged: the rest of a request body the handler did not
+// read is read before the reply is sent (core.Message.Verdict): a
+// malformed rest turns the reply into the Sender fault naming it. A
+// one-way message (no reply subject) is judged too: its fault is logged
+// and dropped, as its reply would have been.
+func TestUnreadBodyJudged(t *testing.T) {
 	s := startServer(t)
 	log, lines := newLogs()
 	subscribe(t, connect(t, s), "svc.unread", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
@@ -225,23 +226,18 @@ func TestUnreadBodyRecycled(t *testing.T) {
 	}), soapnats.WithLogger(log))
 	tr := soapnats.NewTransport(connect(t, s), "svc.unread")
 	// the body's first child is whole; a later one is not
-	req := core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))
-	reply, err := tr.RoundTrip(testCtx(t), req)
-	require.NoError(t, err)
-	got, err := bodyText(reply)
-	require.NoError(t, err)
-	assert.Equal(t, "first", got)
-	require.Eventually(t, func() bool {
-		return strings.Contains(lines.String(), "did not read after its reply")
-	}, 5*time.Second, 10*time.Millisecond, "the unread rest was read: %s", lines.String())
+	broken := []byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)
+	_, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(broken)))
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, core.CodeSender, f.Code)
+	assert.Contains(t, f.Reason, "closed by")
 
-	n := strings.Count(lines.String(), "did not read after its reply")
-	require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody([]byte(`<m:first xmlns:m="urn:m"/><m:second xmlns:m="urn:m"><a></b></m:second>`)))))
-	// the handler's reply to a one-way message is logged and dropped; its body is not read
+	require.NoError(t, tr.Send(testCtx(t), core.NewMessage(core.V11, core.RawBody(broken))))
 	require.Eventually(t, func() bool {
-		return strings.Contains(lines.String(), "one-way") || strings.Contains(lines.String(), "dropped")
+		return strings.Contains(lines.String(), "fault dropped")
 	}, 5*time.Second, 10*time.Millisecond, lines.String())
-	assert.Equal(t, n, strings.Count(lines.String(), "did not read after its reply"), "a one-way message's body is left alone")
+	assert.Contains(t, lines.String(), "closed by")
 }
 
 // TestOneWayPublish: Send publishes without a reply subject; the handler

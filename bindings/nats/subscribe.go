@@ -300,7 +300,10 @@ func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	if s.queue != "" {
 		m.Meta[MetaQueue] = s.queue
 	}
-	reply, err := s.h.ServeSOAP(ctx, m)
+	// the reply waits for the verdict on the whole request (a reply that
+	// reads the request as it is written is judged at its end: publish
+	// then fails, and replyFailed answers the request's fault)
+	reply, err := m.Verdict(s.h.ServeSOAP(ctx, m))
 	switch {
 	case err != nil:
 		s.failed(ctx, msg, m, err)
@@ -378,7 +381,12 @@ func (s *Subscription) noReply(ctx context.Context, msg *nats.Msg, m, reply *cor
 // sent (err).
 func (s *Subscription) replyFailed(ctx context.Context, msg *nats.Msg, m *core.Message, err error) {
 	f := core.FaultOf(err)
-	if errors.Is(err, ErrTooLarge) {
+	switch berr := m.Body().Err(); {
+	case berr != nil:
+		// the reply read the request as it was written, and the
+		// request's rest turned out wrong
+		f = core.FaultOf(berr)
+	case errors.Is(err, ErrTooLarge):
 		f = &core.Fault{Code: core.CodeReceiver, Reason: "the reply is larger than the NATS server's max payload", Cause: err}
 	}
 	s.o.log.WarnContext(ctx, "soap: sending the reply failed", slog.String("subject", msg.Subject), slog.Any("err", err))

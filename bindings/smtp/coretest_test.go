@@ -1,6 +1,7 @@
 package smtp_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -35,4 +36,36 @@ func TestConformance(t *testing.T) {
 	}
 	t.Run("SendReceive", func(t *testing.T) { coretest.TestSendReceive(t, f, newPair) })
 	t.Run("Serve", func(t *testing.T) { coretest.TestServe(t, f, newPair) })
+}
+
+// TestConformanceVerdict runs coretest's verdict suite: each broken-tail
+// envelope mailed (by an independent SMTP client) to the Server and served
+// by core.Serve from the Maildir's Receiver is answered at ReplyTo with
+// the Sender fault, never with the handler's reply, and parked (failed/,
+// with its fault), never Acked.
+func TestConformanceVerdict(t *testing.T) {
+	var servers sync.Map // mailto address → *testServer
+	newPair := func(t *testing.T) (core.Sender, core.Receiver, string) {
+		srv := startServer(t, t.TempDir())
+		servers.Store(srv.mailto, srv)
+		return newSender(t, srv.addr), newReceiver(t, srv.mb), srv.mailto
+	}
+	coretest.TestVerdictServe(t, coretest.Features{}, newPair, func(t *testing.T, addr string, v core.Version, data []byte) error {
+		s, ok := servers.Load(addr)
+		require.True(t, ok, "no server for %s", addr)
+		srv := s.(*testServer)
+		mail := "From: peer@example.org\r\nTo: " + srv.box + "\r\nContent-Type: " + v.MediaType() + "; charset=utf-8\r\n\r\n" + string(data) + "\r\n"
+		return rawMail(srv.addr, "peer@example.org", []string{srv.box}, mail)
+	}, func(t *testing.T, addr string) int {
+		// parked: in failed/, with its fault beside it
+		s, ok := servers.Load(addr)
+		require.True(t, ok, "no server for %s", addr)
+		n := 0
+		for _, name := range files(t, s.(*testServer).dir, "failed") {
+			if strings.HasSuffix(name, ".fault.xml") {
+				n++
+			}
+		}
+		return n
+	})
 }

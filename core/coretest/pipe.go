@@ -23,7 +23,9 @@ import (
 //
 // A Pipe is one queue: Send ignores m.To (it still travels in the
 // envelope). Deliveries are FIFO; Ack removes a delivery, Nack puts it back
-// at the head of the queue for redelivery. The zero Pipe is not usable; call
+// at the head of the queue for redelivery, unless its cause holds
+// core.ErrMalformed: the message is then parked (Parked), as a binding
+// parks what redelivery cannot mend. The zero Pipe is not usable; call
 // NewPipe.
 type Pipe struct {
 	addr    string
@@ -33,6 +35,7 @@ type Pipe struct {
 
 	mu      sync.Mutex
 	queue   []*pipeItem
+	parked  []*core.Fault
 	changed chan struct{} // closed and replaced whenever queue or closed changes
 	closed  bool
 }
@@ -106,7 +109,25 @@ func (p *Pipe) Send(ctx context.Context, m *core.Message) error {
 	if _, err := m.WriteTo(&buf); err != nil {
 		return fmt.Errorf("pipe: send: write: %w", err)
 	}
-	it := &pipeItem{data: buf.Bytes(), action: m.Action}
+	return p.queueItem(ctx, &pipeItem{data: buf.Bytes(), action: m.Action})
+}
+
+// SendRaw queues data, the bytes of an envelope as a peer wrote them
+// (perhaps broken: the verdict suites send broken tails), with action
+// beside it, as Send queues what it writes.
+func (p *Pipe) SendRaw(ctx context.Context, data []byte, action string) error {
+	return p.queueItem(ctx, &pipeItem{data: data, action: action})
+}
+
+// Parked returns the faults of the messages Nacked as malformed, in the
+// order they were parked.
+func (p *Pipe) Parked() []*core.Fault {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]*core.Fault(nil), p.parked...)
+}
+
+func (p *Pipe) queueItem(ctx context.Context, it *pipeItem) error {
 	for {
 		p.mu.Lock()
 		if p.closed {
@@ -237,10 +258,16 @@ func (d *pipeDelivery) Ack(ctx context.Context) error {
 	return err
 }
 
-// Nack puts the message back at the head of the queue.
+// Nack puts the message back at the head of the queue, or parks it when
+// cause holds core.ErrMalformed.
 func (d *pipeDelivery) Nack(ctx context.Context, cause error) error {
 	first, err := d.settle(nacked)
-	if first {
+	switch {
+	case first && errors.Is(cause, core.ErrMalformed):
+		d.p.mu.Lock()
+		d.p.parked = append(d.p.parked, core.FaultOf(cause))
+		d.p.mu.Unlock()
+	case first:
 		d.p.requeue(d.it)
 	}
 	return err
@@ -262,6 +289,23 @@ func (p *Pipe) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, e
 	if _, err := m.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("pipe: round trip: write: %w", err)
 	}
+	return p.roundTrip(ctx, buf.Bytes(), m.Action, m.Version())
+}
+
+// RoundTripRaw is RoundTrip for data, the bytes of an envelope of version
+// v as a peer wrote them (perhaps broken: the verdict suites send broken
+// tails), with action beside it.
+func (p *Pipe) RoundTripRaw(ctx context.Context, data []byte, action string, v core.Version) (*core.Message, error) {
+	if p.handler == nil {
+		return nil, errors.New("pipe: round trip: the pipe has no handler (see WithHandler)")
+	}
+	return p.roundTrip(ctx, data, action, v)
+}
+
+func (p *Pipe) roundTrip(ctx context.Context, data []byte, action string, v core.Version) (*core.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pipe: round trip: %w", err)
+	}
 	type result struct {
 		data   []byte
 		action string
@@ -269,7 +313,7 @@ func (p *Pipe) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, e
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, action, err := p.serve(ctx, buf.Bytes(), m.Action, m.Version())
+		data, action, err := p.serve(ctx, data, action, v)
 		done <- result{data, action, err}
 	}()
 	var r result
@@ -300,7 +344,7 @@ func (p *Pipe) serve(ctx context.Context, req []byte, action string, v core.Vers
 	m, err := read(req, action, p.limits)
 	var reply *core.Message
 	if err == nil {
-		reply, err = core.Recover(nil)(p.handler).ServeSOAP(ctx, m)
+		reply, err = m.Verdict(core.Recover(nil)(p.handler).ServeSOAP(ctx, m))
 		v = m.Version()
 	}
 	if err != nil {
@@ -321,7 +365,17 @@ func (p *Pipe) serve(ctx context.Context, req []byte, action string, v core.Vers
 	}
 	var buf bytes.Buffer
 	if _, err := reply.WriteTo(&buf); err != nil {
-		return nil, "", fmt.Errorf("write reply: %w", err)
+		if m == nil || m.Body().Err() == nil {
+			return nil, "", fmt.Errorf("write reply: %w", err)
+		}
+		// the reply read the request as it was written, and the
+		// request's rest turned out wrong: answer its fault
+		buf.Reset()
+		reply = m.FaultReply(core.FaultOf(m.Body().Err()))
+		reply.Action = core.FaultAction
+		if _, err := reply.WriteTo(&buf); err != nil {
+			return nil, "", fmt.Errorf("write fault: %w", err)
+		}
 	}
 	return buf.Bytes(), reply.Action, nil
 }

@@ -1,6 +1,8 @@
 package coretest_test
 
 import (
+	"context"
+	"sync"
 	"testing"
 
 	"github.com/soapwire/soapwire/core"
@@ -44,5 +46,38 @@ func TestPipeRoundTripper(t *testing.T) {
 		p := coretest.NewPipe(coretest.WithHandler(h))
 		t.Cleanup(func() { _ = p.Close() })
 		return p
+	})
+}
+
+func TestPipeVerdictRoundTrip(t *testing.T) {
+	coretest.TestVerdictRoundTrip(t, pipeFeatures, func(t *testing.T, h core.Handler) coretest.RawRoundTripFunc {
+		p := coretest.NewPipe(coretest.WithHandler(h))
+		t.Cleanup(func() { _ = p.Close() })
+		return func(ctx context.Context, v core.Version, data []byte) (*core.Message, error) {
+			return p.RoundTripRaw(ctx, data, "", v)
+		}
+	})
+}
+
+func TestPipeVerdictServe(t *testing.T) {
+	var mu sync.Mutex
+	pipes := map[string]*coretest.Pipe{}
+	newPair := func(t *testing.T) (core.Sender, core.Receiver, string) {
+		s, r, addr := newPipePair(t)
+		mu.Lock()
+		pipes[addr] = s.(*coretest.Pipe)
+		mu.Unlock()
+		return s, r, addr
+	}
+	coretest.TestVerdictServe(t, pipeFeatures, newPair, func(t *testing.T, addr string, v core.Version, data []byte) error {
+		mu.Lock()
+		p := pipes[addr]
+		mu.Unlock()
+		return p.SendRaw(t.Context(), data, "")
+	}, func(t *testing.T, addr string) int {
+		mu.Lock()
+		p := pipes[addr]
+		mu.Unlock()
+		return len(p.Parked())
 	})
 }

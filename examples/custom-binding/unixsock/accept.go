@@ -74,7 +74,9 @@ func (o *listenConfig) refuse(ctx context.Context, conn net.Conn, where string, 
 	case errors.As(err, &ne) && ne.Timeout():
 		o.log.InfoContext(ctx, "unixsock: peer too slow, connection dropped", slog.String("at", where), slog.Any("err", err))
 		return
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case reason == "" && errors.Is(err, io.ErrUnexpectedEOF):
+		// the frame cut short (an envelope cut short inside a whole
+		// frame is refused with its reason, below)
 		o.log.InfoContext(ctx, "unixsock: frame cut short", slog.String("at", where), slog.Any("err", err))
 		return
 	}

@@ -1,6 +1,8 @@
 package unixsock_test
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -56,4 +58,43 @@ func TestConformanceSendReceive(t *testing.T) {
 // sent by a Transport to the ReplyTo and FaultTo Inboxes.
 func TestConformanceServe(t *testing.T) {
 	coretest.TestServe(t, inboxFeatures, newPair)
+}
+
+// TestConformanceVerdict runs the verdict suites: a Server answers each
+// broken-tail envelope with the Sender fault, never with the handler's
+// reply; an Inbox refuses them on arrival (it reads each envelope whole
+// before it stores it), so core.Serve never sees them.
+func TestConformanceVerdict(t *testing.T) {
+	t.Run("Server", func(t *testing.T) {
+		coretest.TestVerdictRoundTrip(t, coretest.Features{}, func(t *testing.T, h core.Handler) coretest.RawRoundTripFunc {
+			addr := startServer(t, h, limits)
+			return func(_ context.Context, v core.Version, data []byte) (*core.Message, error) {
+				a, err := rawExchange(t, addr, rawFrame('C', "", data))
+				if err != nil {
+					return nil, err
+				}
+				if a.kind != 'R' {
+					return nil, fmt.Errorf("answer %q: %s", a.kind, a.payload)
+				}
+				m, err := core.ReadMessageBytes([]byte(a.payload), core.Limits{})
+				if err != nil {
+					return nil, err
+				}
+				if f := m.Fault(); f != nil {
+					return nil, f
+				}
+				return m, nil
+			}
+		})
+	})
+	t.Run("Inbox", func(t *testing.T) {
+		coretest.TestVerdictServe(t, inboxFeatures, newPair, func(t *testing.T, addr string, v core.Version, data []byte) error {
+			a, err := rawExchange(t, addr, rawFrame('S', "", data))
+			require.NoError(t, err, "an answer to a whole frame")
+			if a.kind != 'A' {
+				return fmt.Errorf("refused (%c): %s", a.kind, a.payload)
+			}
+			return nil
+		}, nil)
+	})
 }

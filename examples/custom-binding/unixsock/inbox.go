@@ -179,7 +179,7 @@ func (in *Inbox) serveConn(ctx context.Context, conn net.Conn) {
 			reason = "envelope refused: " + fault.Reason
 		}
 		if rerr := body.rest(); rerr != nil {
-			err = rerr // cut short: nobody to answer
+			err, reason = rerr, "" // cut short: nobody to answer
 		}
 		in.o.refuse(ctx, conn, "inbox", err, reason)
 		return

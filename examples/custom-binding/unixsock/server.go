@@ -88,7 +88,10 @@ func (s *Server) handle(ctx context.Context, f frame, body *payloadReader) (*cor
 	var reply *core.Message
 	if err == nil {
 		if err = m.TakeAction(f.action, "the frame's action"); err == nil {
-			reply, err = s.h.ServeSOAP(ctx, m)
+			// the reply waits for the verdict on the whole request
+			// (core.Message.Verdict): a broken rest is answered with
+			// its fault, not with the handler's reply
+			reply, err = m.Verdict(s.h.ServeSOAP(ctx, m))
 		}
 	}
 	if err != nil {
