@@ -113,6 +113,14 @@ func (cr *reader) document(location string, from xsd.Loc, depth int, namespace s
 		cr.c.Name, _ = root.Attr("name")
 	}
 	dr := &docReader{cr: cr, loc: d.Location, tns: tns, depth: depth}
+	// A document's own definitions come before those it imports: where
+	// both define a name (a contract error, reported), its own are used.
+	var imports []*xmldoc.Node
+	defer func() {
+		for _, n := range imports {
+			dr.wsdlImport(n)
+		}
+	}()
 	for _, n := range root.Children {
 		if n.IsText() {
 			if strings.TrimSpace(n.Text) != "" {
@@ -130,7 +138,7 @@ func (cr *reader) document(location string, from xsd.Loc, depth int, namespace s
 				cr.c.Doc = joinDoc(cr.c.Doc, documentation(n))
 			}
 		case "import":
-			dr.wsdlImport(n)
+			imports = append(imports, n)
 		case "types":
 			dr.types(n)
 		case "message":
@@ -251,12 +259,18 @@ func (dr *docReader) message(n *xmldoc.Node) {
 			dr.extension(c, "wsdl:message")
 		}
 	}
-	if f, ok := dr.cr.c.messages[m.Name]; ok {
-		dr.cr.warn(m.Loc, "the message %s is defined again (the first, at %s, is used)", m.Name.Local, f.Loc)
+	register(dr.cr, "message", m.Name, m.Loc, m, dr.cr.c.messages, &dr.cr.c.Messages, func(f *Message) xsd.Loc { return f.Loc })
+}
+
+// register adds a named component to its table and list; a second one of
+// the name is reported and left out.
+func register[T any](cr *reader, what string, name xml.Name, loc xsd.Loc, v T, table map[xml.Name]T, list *[]T, locOf func(T) xsd.Loc) {
+	if f, ok := table[name]; ok {
+		cr.warn(loc, "the %s %s is defined again (the first, at %s, is used)", what, name.Local, locOf(f))
 		return
 	}
-	dr.cr.c.messages[m.Name] = m
-	dr.cr.c.Messages = append(dr.cr.c.Messages, m)
+	table[name] = v
+	*list = append(*list, v)
 }
 
 func (dr *docReader) portType(n *xmldoc.Node) {
@@ -271,12 +285,7 @@ func (dr *docReader) portType(n *xmldoc.Node) {
 			dr.extension(c, "wsdl:portType")
 		}
 	}
-	if f, ok := dr.cr.c.portTypes[pt.Name]; ok {
-		dr.cr.warn(pt.Loc, "the port type %s is defined again (the first, at %s, is used)", pt.Name.Local, f.Loc)
-		return
-	}
-	dr.cr.c.portTypes[pt.Name] = pt
-	dr.cr.c.PortTypes = append(dr.cr.c.PortTypes, pt)
+	register(dr.cr, "port type", pt.Name, pt.Loc, pt, dr.cr.c.portTypes, &dr.cr.c.PortTypes, func(f *PortType) xsd.Loc { return f.Loc })
 }
 
 func (dr *docReader) operation(n *xmldoc.Node) *PortTypeOperation {

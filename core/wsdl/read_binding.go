@@ -45,12 +45,7 @@ func (dr *docReader) binding(n *xmldoc.Node) {
 			dr.extension(c, "wsdl:binding")
 		}
 	}
-	if f, ok := dr.cr.c.bindings[b.Name]; ok {
-		dr.cr.warn(b.Loc, "the binding %s is defined again (the first, at %s, is used)", b.Name.Local, f.Loc)
-		return
-	}
-	dr.cr.c.bindings[b.Name] = b
-	dr.cr.c.Bindings = append(dr.cr.c.Bindings, b)
+	register(dr.cr, "binding", b.Name, b.Loc, b, dr.cr.c.bindings, &dr.cr.c.Bindings, func(f *Binding) xsd.Loc { return f.Loc })
 }
 
 func (dr *docReader) bindingOperation(n *xmldoc.Node, b *Binding) *BindingOperation {

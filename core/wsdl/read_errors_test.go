@@ -117,3 +117,25 @@ func TestLoadContractLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadDuplicates: a component defined again (here in an imported
+// document) is reported where it is, and the first one is used.
+func TestLoadDuplicates(t *testing.T) {
+	main := strings.Replace(contract(okTypes, okMessages, okPortType, okBinding, ""), "<types>", `<import namespace="urn:t" location="again.wsdl"/><types>`, 1)
+	again := `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:tns="urn:t" targetNamespace="urn:t">
+<message name="in"><part name="other" type="tns:nope"/></message>
+<portType name="P"/>
+<binding name="B" type="tns:P"/>
+</definitions>`
+	c, err := wsdl.Load(t.Context(), xsd.MapLoader{"main.wsdl": []byte(main), "again.wsdl": []byte(again)}, "main.wsdl")
+	require.NoError(t, err, "the second definitions are not read further (again.wsdl's part would not resolve)")
+	var got []string
+	for _, w := range c.Warnings {
+		got = append(got, w.String())
+	}
+	assert.Equal(t, []string{
+		"again.wsdl:2: the message in is defined again (the first, at main.wsdl:4, is used)",
+		"again.wsdl:3: the port type P is defined again (the first, at main.wsdl:5, is used)",
+		"again.wsdl:4: the binding B is defined again (the first, at main.wsdl:6, is used)",
+	}, got)
+}

@@ -66,7 +66,7 @@ func TestLoadContract(t *testing.T) {
 	assert.Equal(t, "Calc", c.Name)
 	assert.Equal(t, "urn:calc", c.TargetNamespace)
 	assert.Equal(t, "A calculator (café edition).", c.Doc)
-	assert.Equal(t, []string{"calc.wsdl", "abstract/calc-abstract.wsdl", "types/calc.xsd"}, c.Documents)
+	assert.Equal(t, []string{"calc.wsdl", "types/calc.xsd", "abstract/calc-abstract.wsdl"}, c.Documents, "a document's own content, then what it imports")
 	require.Len(t, c.Services, 2)
 	assert.Equal(t, "The calculator service.", c.Services[0].Doc)
 	require.Len(t, c.Bindings, 4)
@@ -112,9 +112,9 @@ func TestLoadContract(t *testing.T) {
 		warnings = append(warnings, w.String())
 	}
 	assert.Equal(t, []string{
-		"abstract/calc-abstract.wsdl:45: the operation ticks starts with its output (notification or solicit-response): not callable, left out of the endpoints",
 		"calc.wsdl:18: {http://schemas.xmlsoap.org/ws/2004/09/policy}Policy in wsdl:definitions is not applied: a WS-Policy assertion (security and reliability policies must be set up by hand)",
 		"calc.wsdl:22: {http://schemas.xmlsoap.org/ws/2004/09/policy}PolicyReference in wsdl:binding is not applied: a WS-Policy assertion (security and reliability policies must be set up by hand)",
+		"abstract/calc-abstract.wsdl:45: the operation ticks starts with its output (notification or solicit-response): not callable, left out of the endpoints",
 		"abstract/calc-abstract.wsdl:19: the part data of a document-style message names a type: it is read as an element data of that type, in no namespace",
 	}, warnings)
 }

@@ -116,3 +116,22 @@ func TestLoadFailsOnDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicateDefinitions: a global component defined again (here by an
+// included document) is reported where it is; the first, the including
+// schema's, is used.
+func TestDuplicateDefinitions(t *testing.T) {
+	a := schemaDoc(`<xs:include schemaLocation="b.xsd"/><xs:element name="e" type="xs:int"/><xs:complexType name="T"/>`)
+	b := schemaDoc(`<xs:element name="e" type="xs:string"/><xs:complexType name="T"/><xs:simpleType name="string"><xs:restriction base="xs:int"/></xs:simpleType>`)
+	set, err := xsd.Load(t.Context(), xsd.MapLoader{"a.xsd": []byte(a), "b.xsd": []byte(b)}, "a.xsd")
+	require.NoError(t, err)
+	assert.Equal(t, xsd.KindInt, set.Element(q("urn:t", "e")).Type.(*xsd.SimpleType).Kind)
+	var got []string
+	for _, w := range set.Warnings() {
+		got = append(got, w.String())
+	}
+	assert.Equal(t, []string{
+		"b.xsd:2: the element {urn:t}e is defined again (the first definition, at a.xsd:2, is used)",
+		"b.xsd:2: the type {urn:t}T is defined again (the first definition, at a.xsd:2, is used)",
+	}, got)
+}
