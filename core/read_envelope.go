@@ -25,6 +25,11 @@ func (p *parser) envelope() (*readState, error) {
 		return nil, versionMismatch(t.Name.Space)
 	}
 	ns := p.v.Namespace()
+	if p.v == V12 && len(t.Attr) > 0 {
+		if err := p.soap12Attrs(t, "Envelope"); err != nil {
+			return nil, err
+		}
+	}
 	enc, encSet := encodingStyleOf(t, ns)
 	t, err = p.structural("Envelope")
 	if err != nil {
@@ -32,6 +37,11 @@ func (p *parser) envelope() (*readState, error) {
 	}
 	var st *readState
 	if t.Kind == xmltok.StartElement && t.Name.Is(ns, "Header") {
+		if p.v == V12 && len(t.Attr) > 0 {
+			if err := p.soap12Attrs(t, "Header"); err != nil {
+				return nil, err
+			}
+		}
 		if st, t, err = p.headerState(); err != nil {
 			return st, err
 		}
@@ -43,6 +53,11 @@ func (p *parser) envelope() (*readState, error) {
 	env.Version = p.v
 	if t.Kind == xmltok.EndElement || !t.Name.Is(ns, "Body") {
 		return st, p.notBody(t)
+	}
+	if p.v == V12 && len(t.Attr) > 0 {
+		if err := p.soap12Attrs(t, "Body"); err != nil {
+			return st, err
+		}
 	}
 	if e, ok := encodingStyleOf(t, ns); ok { // the Body's own wins
 		enc, encSet = e, true
@@ -105,6 +120,26 @@ func (p *parser) headerState() (*readState, *xmltok.Token, error) {
 	}
 	t, err := p.structural("Envelope")
 	return st, t, err
+}
+
+// soap12Attrs refuses the attributes SOAP 1.2 does not allow on the
+// Envelope, Header or Body start tag t (Part 1 §5.1, §5.2, §5.3): any
+// attribute in no namespace, and on the Envelope and the Body the
+// encodingStyle attribute (§5.1.1: it may appear on header blocks and on
+// the Body's children, not on them). Namespace-qualified attributes of
+// other namespaces stay allowed.
+//
+//go:noinline
+func (p *parser) soap12Attrs(t *xmltok.Token, what string) error {
+	for _, a := range t.Attr {
+		switch {
+		case len(a.Name.Space) == 0:
+			return p.sender("attribute %s in no namespace on the SOAP 1.2 %s (Part 1 §5.1–5.3 allows only namespace-qualified ones)", a.Name.Local, what)
+		case what != "Header" && string(a.Name.Local) == "encodingStyle" && string(a.Name.Space) == NamespaceV12:
+			return p.sender("encodingStyle on the SOAP 1.2 %s (Part 1 §5.1.1 allows it on header blocks and on the Body's children only)", what)
+		}
+	}
+	return nil
 }
 
 // dropFaultHeaders removes the NotUnderstood and Upgrade blocks of a 1.2

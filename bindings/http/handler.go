@@ -97,9 +97,11 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, 0)
-		if notSOAP(err, body) {
+		if notSOAP(err, body) && ct.version == 0 {
 			// Not an envelope of any version (empty, not XML, another
-			// root element): nothing to answer a SOAP fault to.
+			// root element), and not sent as SOAP: nothing to answer a
+			// SOAP fault to. Sent with a SOAP media type, it is answered
+			// the Sender fault saying why, in that media type's version.
 			s.o.log.InfoContext(ctx, "soap: request is not SOAP", slog.String("reason", f.Reason))
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusBadRequest)
@@ -119,9 +121,14 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	v := m.Version()
 	if ct.version != 0 && ct.version != v {
-		f := &core.Fault{Code: core.CodeSender, Version: v, Reason: "a SOAP " + v.String() + " envelope must be sent as " + v.MediaType() + ", not " + ct.version.MediaType()}
+		// The media type names the other version: a node of that version
+		// does not know this envelope's namespace, which is a
+		// VersionMismatch (SOAP 1.1 §4.4.1, SOAP 1.2 Part 1 §5.4.7),
+		// answered in the media type's version (1.2: with Upgrade).
+		f := &core.Fault{Code: core.CodeVersionMismatch, Version: ct.version,
+			Reason: "a SOAP " + v.String() + " envelope sent as " + ct.version.MediaType() + ", the SOAP " + ct.version.String() + " media type (SOAP " + v.String() + " is " + v.MediaType() + ")"}
 		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
-		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
+		s.writeFault(ctx, w, nil, f, ct.version, faultStatus(f, ct.version))
 		return
 	}
 	action, from := ct.action, "the Content-Type action parameter"

@@ -62,9 +62,10 @@ func TestHandlerLogsRefusals(t *testing.T) {
 		{"credentials", "POST", "text/xml", "", envelope(core.V11, "", echoBody), 401, "soap: unauthorized", true},
 		{"media type", "POST", "application/json", "", "{}", 415, "soap: unsupported media type", false},
 		{"too large", "POST", "text/xml", "", envelope(core.V11, "", strings.Repeat("<x/>", 400)), 413, "soap: request too large", false},
-		{"not SOAP", "POST", "text/xml", "", "hello", 400, "soap: request is not SOAP", false},
+		{"not SOAP", "POST", "", "", "hello", 400, "soap: request is not SOAP", false},
+		{"not XML, sent as SOAP", "POST", "text/xml", "", "hello", 500, "soap: request refused", false},
 		{"malformed", "POST", "application/soap+xml", "", envelope(core.V12, "", "<a:b/>"), 400, "soap: request refused", false},
-		{"content type contradicts", "POST", "text/xml", "", envelope(core.V12, "", echoBody), 400, "soap: request refused", false},
+		{"content type contradicts", "POST", "text/xml", "", envelope(core.V12, "", echoBody), 500, "soap: request refused", false},
 		{"action mismatch", "POST", "text/xml", `"urn:b"`, envelope(core.V11, wsa, echoBody), 500, "ActionMismatch", false},
 		{"handler fault", "POST", "text/xml", "fault", envelope(core.V11, "", echoBody), 500, "refused by the handler", false},
 	}

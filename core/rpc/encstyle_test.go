@@ -15,7 +15,9 @@ import (
 // TestEnvelopeEncodingStyle: an encodingStyle the service does not know,
 // declared on the Envelope, the Body or the operation element, is a
 // DataEncodingUnknown fault (1.1: Client); a known one anywhere, or none
-// claimed on the Body over an unknown one on the Envelope, is served.
+// claimed on the Body over an unknown one on the Envelope, is served. In
+// SOAP 1.2 one on the Envelope or the Body is refused as the envelope is
+// read (a Sender fault).
 func TestEnvelopeEncodingStyle(t *testing.T) {
 	const op = `<m:add xmlns:m="urn:soapwire:echo"%OP%><a>1</a><b>2</b></m:add>`
 	tests := []struct {
@@ -41,6 +43,15 @@ func TestEnvelopeEncodingStyle(t *testing.T) {
 					raw := `<s:Envelope xmlns:s="` + v.Namespace() + `"` + tt.env + `><s:Body` + tt.body + `>` +
 						strings.Replace(op, "%OP%", tt.op, 1) + `</s:Body></s:Envelope>`
 					raw = strings.ReplaceAll(raw, "%ENC%", enc)
+					if v == core.V12 && (tt.env != "" || tt.body != "") {
+						// SOAP 1.2 allows encodingStyle on neither (Part 1
+						// §5.1.1): the envelope is refused as it is read
+						_, err := core.ReadMessage(strings.NewReader(raw), core.Limits{})
+						require.Error(t, err)
+						assert.Equal(t, core.CodeSender, core.FaultOf(err).Code)
+						assert.Contains(t, core.FaultOf(err).Reason, "encodingStyle on the SOAP 1.2")
+						return
+					}
 					out, f := serveRaw(t, newEchoService(rpc.WithStyle(style)), raw)
 					if !tt.unknown {
 						require.Nil(t, f, "fault: %v", f)

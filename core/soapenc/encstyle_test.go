@@ -14,7 +14,8 @@ import (
 
 // TestEnvelopeEncodingStyle: the encodingStyle declared on the Envelope or
 // the Body element reaches a Decoder over a core.Body, which refuses one it
-// does not know as it refuses one on an element.
+// does not know as it refuses one on an element. SOAP 1.2 allows it on
+// neither: core refuses such an envelope as it reads it.
 func TestEnvelopeEncodingStyle(t *testing.T) {
 	const op = `<m:op xmlns:m="urn:m"><a>1</a></m:op>`
 	for _, v := range []core.Version{core.V11, core.V12} {
@@ -32,6 +33,11 @@ func TestEnvelopeEncodingStyle(t *testing.T) {
 			{"unknown on the Envelope, none claimed on the Body", `<s:Envelope xmlns:s="` + ns + `" s:encodingStyle="urn:x-private"><s:Body s:encodingStyle="">` + op + `</s:Body></s:Envelope>`, false},
 		} {
 			m, err := core.ReadMessage(strings.NewReader(c.env), core.Limits{})
+			if v == core.V12 && c.name != "none" {
+				// SOAP 1.2 allows encodingStyle on neither (Part 1 §5.1.1)
+				assert.Equal(t, core.CodeSender, core.FaultOf(err).Code, "%s %s", v, c.name)
+				continue
+			}
 			require.NoError(t, err)
 			d := soapenc.NewDecoder(m.Body())
 			el, err := d.ReadBody()
