@@ -91,7 +91,8 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := &bodyReader{r: r.Body, max: s.max}
-	m, err := core.ReadMessage(body, s.o.limits)
+	// UTF-16 without a byte order mark is read when the charset says so
+	m, err := core.ReadMessage(core.CharsetReader(ct.charset, body), s.o.limits)
 	if err == nil {
 		defer recycle(m, body, r.ContentLength)
 	}

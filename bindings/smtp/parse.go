@@ -195,6 +195,10 @@ func envelopeIn(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopePar
 		if err != nil {
 			return nil, err
 		}
+		if cs := params["charset"]; cs != "" {
+			// UTF-16 without a byte order mark is read when the label says so
+			dec = core.CharsetReader(cs, dec)
+		}
 		return &envelopePart{body: dec, contentType: ct, action: params["action"], soapAction: unquote(strings.TrimSpace(h.Get("Soapaction")))}, nil
 	case strings.HasPrefix(mt, "multipart/"):
 		if depth >= maxPartDepth {

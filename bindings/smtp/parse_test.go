@@ -2,8 +2,10 @@ package smtp_test
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,6 +32,15 @@ func b64(s string) string {
 	return b.String()
 }
 
+// utf16LE is s in UTF-16, little-endian, without a byte order mark.
+func utf16LE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, u)
+	}
+	return string(b)
+}
+
 // TestReadMailShapes: the envelope is found and decoded in every shape a
 // mail may take, and the mail's headers fill what the envelope lacks.
 func TestReadMailShapes(t *testing.T) {
@@ -48,6 +59,8 @@ func TestReadMailShapes(t *testing.T) {
 		{"QuotedPrintable", "Content-Type: application/soap+xml\nContent-Transfer-Encoding: quoted-printable\n\n" + qp, core.V12, "hello", ""},
 		{"Base64", "Content-Type: text/xml\nContent-Transfer-Encoding: base64\n\n" + b64(envelope11), core.V11, "hello 1.1", ""},
 		{"CRLF", crlf("Content-Type: application/soap+xml\n\n" + envelope12), core.V12, "hello", ""},
+		{"UTF16LabelledNoBOM", "Content-Type: text/xml; charset=utf-16\nContent-Transfer-Encoding: base64\n\n" + b64(utf16LE(envelope11)), core.V11, "hello 1.1", ""},
+		{"UTF16LELabelledNoBOM", "Content-Type: application/soap+xml; charset=UTF-16LE\nContent-Transfer-Encoding: base64\n\n" + b64(utf16LE(strings.Replace(envelope12, "utf-8", "UTF-16", 1))), core.V12, "hello", ""},
 		{"MultipartMixed", `Content-Type: multipart/mixed; boundary="b1"
 
 preamble
