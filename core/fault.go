@@ -89,6 +89,12 @@ type Fault struct {
 	// NotUnderstood names the mandatory header blocks that were not understood;
 	// 1.2 writes a NotUnderstood header block for each.
 	NotUnderstood []xml.Name
+	// Supported lists, for a VersionMismatch fault, the envelopes the
+	// faulting node supports, most preferred first; nil means both (1.2,
+	// then 1.1). They are written as the Upgrade header block: always in
+	// 1.2, and in 1.1 when Supported is set (SOAP 1.2 Part 1 Appendix A: a
+	// 1.2-only node answering a 1.1 message).
+	Supported []Version
 	// Version is the version of the envelope the fault came from or answers,
 	// when known; a binding writes the fault in it.
 	Version Version

@@ -11,11 +11,16 @@ import (
 // faultHeaders reports whether writing f in v adds header blocks
 // (1.2 NotUnderstood, 1.2 Upgrade).
 func faultHeaders(f *Fault, v Version) bool {
-	return v == V12 && (len(f.NotUnderstood) > 0 || f.Code == CodeVersionMismatch)
+	return v == V12 && (len(f.NotUnderstood) > 0 || f.Code == CodeVersionMismatch) ||
+		v == V11 && f.Code == CodeVersionMismatch && f.Supported != nil
 }
 
 func writeFaultHeaders(x *xmlWriter, f *Fault, v Version, p string) {
 	if v != V12 {
+		if f.Code == CodeVersionMismatch && f.Supported != nil {
+			// the 1.2 Upgrade block in a 1.1 envelope, in its own namespace
+			writeUpgrade(x, f, "upg", true)
+		}
 		return
 	}
 	for _, n := range f.NotUnderstood {
@@ -29,16 +34,30 @@ func writeFaultHeaders(x *xmlWriter, f *Fault, v Version, p string) {
 		x.close(p, "NotUnderstood")
 	}
 	if f.Code == CodeVersionMismatch {
-		x.open(p, "Upgrade")
-		for i, sv := range []Version{V12, V11} {
-			q := fmt.Sprintf("v%d", i)
-			x.open(p, "SupportedEnvelope")
-			x.decl(q, sv.Namespace())
-			x.attr("", "qname", q+":Envelope")
-			x.close(p, "SupportedEnvelope")
-		}
-		x.close(p, "Upgrade")
+		writeUpgrade(x, f, p, false)
 	}
+}
+
+// writeUpgrade writes the 1.2 Upgrade header block listing the envelopes
+// f.Supported names (nil: 1.2, then 1.1) under prefix p, declared on it
+// when own.
+func writeUpgrade(x *xmlWriter, f *Fault, p string, own bool) {
+	supported := f.Supported
+	if supported == nil {
+		supported = []Version{V12, V11}
+	}
+	x.open(p, "Upgrade")
+	if own {
+		x.decl(p, NamespaceV12)
+	}
+	for i, sv := range supported {
+		q := fmt.Sprintf("v%d", i)
+		x.open(p, "SupportedEnvelope")
+		x.decl(q, sv.Namespace())
+		x.attr("", "qname", q+":Envelope")
+		x.close(p, "SupportedEnvelope")
+	}
+	x.close(p, "Upgrade")
 }
 
 // writeFault writes f as the Fault element of version v. own declares the

@@ -45,6 +45,12 @@ type Node struct {
 	Handler      Handler      // ultimate receiver: the body handler
 	Next         RoundTripper // intermediary: where messages go on
 	Logger       *slog.Logger // nil discards
+	// Version limits the node to one SOAP version (0: both). A message of
+	// the other version is answered with a VersionMismatch fault, before
+	// anything runs, in the message's version (so its sender can read
+	// it), whose Upgrade header block lists the node's envelope (SOAP 1.2
+	// Part 1 §5.4.7 and Appendix A).
+	Version Version
 }
 
 // Targets reports whether a block with this role is for the node.
@@ -71,6 +77,9 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 	if env == nil {
 		return nil, SenderFault("no envelope")
 	}
+	if n.Version != 0 && env.Version != n.Version {
+		return nil, n.versionMismatch(env.Version)
+	}
 	// the state of each block (targeted, processed), and the HeaderFunc of
 	// the first ones (looked up again beyond len(fns))
 	var small [16]uint8
@@ -91,6 +100,13 @@ func (n *Node) ServeSOAP(ctx context.Context, m *Message) (*Message, error) {
 		return n.processBody(ctx, m) // step 4, the ultimate receiver
 	}
 	return n.relay(ctx, m, state) // step 5
+}
+
+// versionMismatch is the fault of a node limited to one version that got
+// a message of version v.
+func (n *Node) versionMismatch(v Version) *Fault {
+	return &Fault{Code: CodeVersionMismatch, Version: v, Node: n.URI, Supported: []Version{n.Version},
+		Reason: "this node processes SOAP " + n.Version.String() + " envelopes only, not SOAP " + v.String()}
 }
 
 // The states of a header block, as the steps find it.
