@@ -388,38 +388,10 @@ func (o *outgoing) setHeaders(want uint8) {
 // headerText reports whether s can be a header value: UTF-8 without
 // control characters (tab aside).
 func headerText(s string) bool {
-	// Eight bytes at a time while they are all printable ASCII (0x20 to
-	// 0x7e): a byte below 0x20, DEL, or one with the high bit set leaves a
-	// high bit in bad.
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		del := v ^ lo*0x7f                       // a zero byte where v has DEL
-		bad := (v - lo*0x20) | (del-lo)&^del | v // high bit: below 0x20, DEL, or not ASCII
-		if bad&hi != 0 {
-			break
-		}
+	if !utf8.ValidString(s) {
+		return false
 	}
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			// Beyond ASCII: the rest must be UTF-8 (control characters
-			// are all ASCII).
-			return utf8.ValidString(s[i:]) && headerTextASCII(s[i:])
-		}
-		if c < 0x20 && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// headerTextASCII reports whether s has no ASCII control character (tab
-// aside).
-func headerTextASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); i++ { // the control characters are all ASCII
 		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
 			return false
 		}

@@ -1,7 +1,6 @@
 package xmltok
 
 import (
-	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
 )
@@ -19,7 +18,8 @@ func (s *Reader) text() (*Token, error) {
 			c := b[k]
 			if class[c]&cText != 0 {
 				r0 := k
-				k = textRun(b, k+1)
+				for k++; k < len(b) && class[b[k]]&cText != 0; k++ {
+				}
 				if w != r0 {
 					copy(b[w:], b[r0:k])
 				}
@@ -295,49 +295,4 @@ func (s *Reader) decodeValue(b []byte, val, end int) (int, error) {
 		}
 	}
 	return w, nil
-}
-
-// textRun returns the offset of the first byte from k on in b that text does
-// not carry as is (class cText), or len(b). It tests 32, then eight bytes
-// at a time while it can (see plainBits), then one by one up to the next
-// word.
-func textRun(b []byte, k int) int {
-	for k < len(b) {
-		for len(b)-k >= 32 {
-			w := b[k : k+32 : k+32]
-			if plainBits(binary.LittleEndian.Uint64(w))|plainBits(binary.LittleEndian.Uint64(w[8:]))|
-				plainBits(binary.LittleEndian.Uint64(w[16:]))|plainBits(binary.LittleEndian.Uint64(w[24:])) != 0 {
-				break
-			}
-			k += 32
-		}
-		for len(b)-k >= 8 && plainBits(binary.LittleEndian.Uint64(b[k:])) == 0 {
-			k += 8
-		}
-		end := min(k+8, len(b))
-		for k < end && class[b[k]]&cText != 0 {
-			k++
-		}
-		if k < end {
-			return k
-		}
-	}
-	return k
-}
-
-// plainWord reports whether the eight bytes of x are all cText bytes other
-// than tab and line feed: none below 0x20, none non-ASCII, no '<', '&' or
-// ']'. The tests may report a word false that is not (a borrow past a
-// matching byte), never true for one that is not: the caller then looks at
-// the bytes one by one.
-func plainWord(x uint64) bool { return plainBits(x) == 0 }
-
-// plainBits is plainWord's test: 0 for a plain word. A byte is flagged by
-// its high bit in x (non-ASCII), in x-0x20 (below 0x20), or in x^c - 1 for
-// c each of '<', '&' and ']' (equal to c). The subtractions need no "&^ y"
-// (the usual zero-byte test), as the bytes it would clear are non-ASCII,
-// flagged by x anyway; a borrow only flags bytes above one already flagged.
-func plainBits(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	return (x | (x - lo*0x20) | (x ^ lo*'<' - lo) | (x ^ lo*'&' - lo) | (x ^ lo*']' - lo)) & hi
 }
