@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
+	"github.com/soapwire/soapwire/core/internal/xmlvalue"
 )
 
 // Body is the SOAP Body. An inbound body is a stream: its first child's name
@@ -122,7 +123,7 @@ func (s *bodySource) bytes() ([]byte, error) {
 	case s.raw != nil:
 		return s.raw, nil
 	case s.value != nil:
-		raw, ok := encodeValue(nil, s.value, nil)
+		raw, ok := xmlvalue.Append(nil, s.value, nil)
 		if !ok {
 			var err error
 			if raw, err = xml.Marshal(s.value); err != nil {
@@ -323,9 +324,9 @@ func (s *bodySource) writeFault(x *xmlWriter, v Version, prefix string) error {
 func (s *bodySource) writeValue(x *xmlWriter) error {
 	if s.value != nil {
 		// written straight into the writer's buffer when the fast path
-		// writes it (encode.go), else marshalled (bytes) below
+		// writes it (xmlvalue), else marshalled (bytes) below
 		x.closeStart()
-		if buf, ok := encodeValue(x.buf, s.value, x.plans()); ok {
+		if buf, ok := xmlvalue.Append(x.buf, s.value, x.plans()); ok {
 			x.buf = buf
 			x.flushIf()
 			return x.err

@@ -9,8 +9,8 @@ package core
 // escapes it.
 //
 // It is what to use when building a [RawBody] by hand: unlike
-// xml.EscapeText it appends to a byte slice, skips plain runs eight bytes at
-// a time and decodes runes only where a byte is not ASCII.
+// xml.EscapeText it appends to a byte slice and decodes runes only where a
+// byte is not ASCII.
 func AppendEscaped(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
 
 // AppendEscapedAttr is AppendEscaped for an attribute value written between

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
+	"github.com/soapwire/soapwire/core/internal/xmlvalue"
 )
 
 // The parser: what reading one envelope keeps, and the token-level
@@ -60,9 +60,9 @@ type parser struct {
 	// where their rendering ends in blocks.buf
 	ancKey []byte
 	ancEnd int
-	// Body.Decode's plans, by type (decodeplan.go), and its buffer for
-	// elements' text, kept from one envelope to the next
-	plans map[reflect.Type]*dplan
+	// Body.Decode's plans (xmlvalue), and its buffer for elements' text,
+	// kept from one envelope to the next
+	plans xmlvalue.Cache
 	dtext []byte
 }
 

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"reflect"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/soapwire/soapwire/core/internal/xmlesc"
 	"github.com/soapwire/soapwire/core/internal/xmltok"
+	"github.com/soapwire/soapwire/core/internal/xmlvalue"
 )
 
 // xmlWriter is the hand-written XML writer every envelope goes through: it
@@ -28,8 +28,8 @@ type xmlWriter struct {
 	pending bool // a start tag is open: ">" or "/>" not written yet
 	lent    bool // buf is the destination's free space
 	pooled  bool // from writeBufs, to go back there (release)
-	// ValueBody's plans, by type (encode.go), kept with a recycled writer
-	eplans map[reflect.Type]*eplan
+	// ValueBody's plans (xmlvalue), kept with a recycled writer
+	eplans *xmlvalue.Cache
 	// the envelope's binding while an inbound body is copied into it
 	// (envBinding), in buffers kept with the writer
 	env xmltok.NS
@@ -48,12 +48,12 @@ func (x *xmlWriter) envBinding(v Version, prefix string) *xmltok.NS {
 
 // plans returns the writer's plan cache, nil for a writer that is not
 // recycled.
-func (x *xmlWriter) plans() map[reflect.Type]*eplan {
+func (x *xmlWriter) plans() *xmlvalue.Cache {
 	if !x.pooled {
 		return nil
 	}
 	if x.eplans == nil {
-		x.eplans = make(map[reflect.Type]*eplan)
+		x.eplans = new(xmlvalue.Cache)
 	}
 	return x.eplans
 }
@@ -417,145 +417,11 @@ outer:
 	}
 }
 
-// skipPlain returns i moved past the 8-byte blocks of s, from i on, that
-// are all printable ASCII other than the markup characters (and, with apos,
-// other than the apostrophe): nothing an escaper would look at. It stops at the first
-// block that is not plain, or where fewer than 8 bytes are left. The loop is
-// here, not in the caller, so that a plain run costs one call.
-func skipPlain[S string | []byte](s S, i int, apos bool) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for i+8 <= len(s) {
-		b := s[i : i+8]
-		v := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		ltgt := v | lo*0x02 ^ lo*0x3E                               // a zero byte for '<' (0x3C) and '>' (0x3E)
-		qamp := v | lo*0x04 ^ lo*0x26                               // a zero byte for '"' (0x22) and '&' (0x26)
-		t := (v-lo*0x20)&^v | (ltgt-lo)&^ltgt | (qamp-lo)&^qamp | v // a high bit: a control, a zero byte above, or non-ASCII
-		if apos {
-			a := v ^ lo*'\'' // a zero byte for '
-			t |= (a - lo) &^ a
-		}
-		if t&hi != 0 {
-			break
-		}
-		i += 8
-	}
-	return i
-}
-
-// escapes marks the bytes appendEscaped looks at in an attribute value: the
-// markup characters, the C0 controls, and every byte of a multi-byte
-// character (to check it).
-const escapes = "" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
-
-// escapesText is escapes less what text content keeps as it is: '"', tab
-// and newline.
-const escapesText = "" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01" +
-	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
-
-// appendEscaped escapes text or an attribute value. Characters XML 1.0 cannot
-// carry (most C0 controls, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD, so
-// the output is always well-formed.
+// appendEscaped escapes text or an attribute value, as the writer writes
+// them (xmlesc's Text and Attr).
 func appendEscaped[S string | []byte](dst []byte, s S, attr bool) []byte {
-	table := escapesText
 	if attr {
-		table = escapes
+		return xmlesc.Append(dst, s, xmlesc.Attr)
 	}
-	last := 0
-	for i := 0; i < len(s); {
-		// skip what needs no escaping: eight plain bytes at a time, then
-		// byte by byte up to the next byte to look at
-		i = skipPlain(s, i, false)
-		for i < len(s) && table[s[i]] == 0 {
-			i++
-		}
-		if i == len(s) {
-			break
-		}
-		c := s[i]
-		if c >= 0xC2 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
-			i += 2 // a well-formed two-byte character: always allowed
-			continue
-		}
-		var esc string
-		width := 1
-		switch {
-		case c == '&':
-			esc = "&amp;"
-		case c == '<':
-			esc = "&lt;"
-		case c == '>':
-			esc = "&gt;"
-		case c == '"':
-			if !attr {
-				i++
-				continue
-			}
-			esc = "&quot;"
-		case c == '\r':
-			esc = "&#xD;"
-		case c == '\n' || c == '\t':
-			if !attr {
-				i++
-				continue
-			}
-			if c == '\n' {
-				esc = "&#xA;"
-			} else {
-				esc = "&#x9;"
-			}
-		case c < 0x20:
-			esc = "\uFFFD"
-		default:
-			var r rune
-			switch v := any(s).(type) {
-			case string:
-				r, width = utf8.DecodeRuneInString(v[i:])
-			case []byte:
-				r, width = utf8.DecodeRune(v[i:])
-			}
-			if r == utf8.RuneError && width == 1 || r == 0xFFFE || r == 0xFFFF {
-				esc = "\uFFFD"
-			} else {
-				i += width
-				continue
-			}
-		}
-		dst = append(dst, s[last:i]...)
-		dst = append(dst, esc...)
-		i += width
-		last = i
-	}
-	return append(dst, s[last:]...)
+	return xmlesc.Append(dst, s, xmlesc.Text)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,50 +225,6 @@ func TestWriteErrorsPropagate(t *testing.T) {
 	for _, after := range []int{0, 1, 2} {
 		_, err := envMsg(core.V12, big).WriteTo(&failWriter{after: after})
 		assert.ErrorIs(t, err, errDisk)
-	}
-}
-
-// TestEscapesTable recomputes the writer's table of bytes to look at.
-func TestEscapesTable(t *testing.T) {
-	for c := range 256 {
-		want := c < 0x20 || c >= 0x80 || c == '&' || c == '<' || c == '>' || c == '"'
-		assert.Equal(t, want, core.EscapesTable[c] != 0, "byte %#x", c)
-	}
-}
-
-// TestPlain8: the writer's 8-bytes-at-once test says what the table says
-// for each of the 8 bytes: each byte value at each position, and words of
-// random bytes.
-func TestPlain8(t *testing.T) {
-	plain := func(b []byte) bool {
-		for _, c := range b {
-			if core.EscapesTable[c] != 0 {
-				return false
-			}
-		}
-		return true
-	}
-	for c := range 256 {
-		for p := range 8 {
-			w := []byte("abcdefgh")
-			w[p] = byte(c)
-			require.Equal(t, plain(w), core.Plain8(w), "byte %#x at %d", c, p)
-			require.Equal(t, plain(w) && c != '\'', core.PlainMarshal8(w), "marshal: byte %#x at %d", c, p)
-		}
-	}
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for range 200000 {
-		w := make([]byte, 8)
-		for i := range w {
-			switch rnd.IntN(3) {
-			case 0:
-				w[i] = byte(rnd.IntN(256))
-			default:
-				w[i] = byte(0x20 + rnd.IntN(0x60))
-			}
-		}
-		require.Equal(t, plain(w), core.Plain8(w), "%q", w)
-		require.Equal(t, plain(w) && !bytes.Contains(w, []byte("'")), core.PlainMarshal8(w), "marshal: %q", w)
 	}
 }
 

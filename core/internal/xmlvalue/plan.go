@@ -1,4 +1,4 @@
-package core
+package xmlvalue
 
 import (
 	"encoding"
@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// Body.Decode reads the common shapes of Go values straight from the
-// tokenizer (decode.go), with what encoding/xml would do for them, and
-// leaves everything else to encoding/xml. A decoding plan says, for one Go
-// type, how: it is built once per type from the same rules as encoding/xml's
-// (its typeinfo.go) and is nil for a type anything of which the fast path
-// does not do (then Decode uses encoding/xml for the whole value): embedded
+// Decode reads the common shapes of Go values straight from the tokenizer
+// (decode.go), with what encoding/xml would do for them, and leaves
+// everything else to encoding/xml. A decoding plan says, for one Go type,
+// how: it is built once per type from the same rules as encoding/xml's (its
+// typeinfo.go) and is nil for a type anything of which the fast path does
+// not do (then the caller uses encoding/xml for the whole value): embedded
 // fields, `a>b` paths, innerxml, any, comments, interfaces, maps and other
 // kinds encoding/xml refuses, xml.Attr fields, pointers to pointers,
 // anything implementing xml.Unmarshaler, xml.UnmarshalerAttr or
@@ -60,9 +60,41 @@ func implements(t, iface reflect.Type) bool {
 	return t.Implements(iface) || t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(iface)
 }
 
-// maxPlans bounds the plans a parser keeps (a program has few body types;
-// this only stops one that makes types at run time from growing it).
+// maxPlans bounds the plans a Cache keeps of each kind (a program has few
+// body types; this only stops one that makes types at run time from growing
+// it).
 const maxPlans = 256
+
+// Cache keeps the plans made for Go types from one call to the next: the
+// core keeps one with each recycled tokenizer (decoding) and writer
+// (encoding), never in package state. The zero Cache is ready; a nil
+// *Cache keeps nothing.
+type Cache struct {
+	dec map[reflect.Type]*dplan
+	enc map[reflect.Type]*eplan
+}
+
+// decodePlan is planFor with c's plans.
+func (c *Cache) decodePlan(t reflect.Type) *dplan {
+	if c == nil {
+		return planFor(nil, t)
+	}
+	if c.dec == nil {
+		c.dec = make(map[reflect.Type]*dplan)
+	}
+	return planFor(c.dec, t)
+}
+
+// encodePlan is encodePlan with c's plans.
+func (c *Cache) encodePlan(t reflect.Type) *eplan {
+	if c == nil {
+		return encodePlan(nil, t)
+	}
+	if c.enc == nil {
+		c.enc = make(map[reflect.Type]*eplan)
+	}
+	return encodePlan(c.enc, t)
+}
 
 // planFor returns the plan for decoding into a value of type t (the
 // element v points to), nil when the fast path does not do t. cache, when

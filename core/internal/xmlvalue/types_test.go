@@ -1,4 +1,4 @@
-package core_test
+package xmlvalue_test
 
 import (
 	"encoding/xml"
@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// The Go types Body.Decode is checked with against encoding/xml: those its
-// fast path reads (most) and some it leaves to encoding/xml.
+// The Go types Decode is checked with against encoding/xml: those it reads
+// (most) and some it leaves to encoding/xml.
 
 type dItem struct {
 	XMLName xml.Name   `xml:"urn:a item"`
@@ -121,8 +121,8 @@ type (
 	}
 )
 
-// decodeTypes makes a fresh value of each type, and says whether the fast
-// path reads it.
+// decodeTypes makes a fresh value of each type, and says whether Decode
+// reads it.
 var decodeTypes = []struct {
 	name string
 	new  func() any

@@ -1,4 +1,4 @@
-package core
+package xmlvalue
 
 import (
 	"encoding"
@@ -6,11 +6,12 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/soapwire/soapwire/core/internal/xmlesc"
 )
 
-// ValueBody's value is written without encoding/xml when its type has a
-// common shape, with what xml.Marshal writes for it byte for byte (the
+// Append writes a value without encoding/xml when its type has a common
+// shape, with what xml.Marshal writes for it byte for byte (the
 // mirror of Decode's fast path, decodeplan.go): structs with element,
 // attribute (no namespace), text and omitempty fields, namespaces in
 // element tags, nested structs, pointers, slices, the basic types and
@@ -204,19 +205,24 @@ type encoder struct {
 	ok     bool
 }
 
-// encodeValue appends v as xml.Marshal writes it, or reports false.
-func encodeValue(dst []byte, v any, cache map[reflect.Type]*eplan) ([]byte, bool) {
+// Append appends v as xml.Marshal writes it. ok is false when it leaves v
+// to xml.Marshal (its type, or a value in it, is not one the fast path
+// writes as xml.Marshal does); dst's length is then what it was.
+func Append(dst []byte, v any, c *Cache) (_ []byte, ok bool) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
 		return dst, false
 	}
-	p := encodePlan(cache, rv.Type())
+	p := c.encodePlan(rv.Type())
 	if p == nil {
 		return dst, false
 	}
 	e := encoder{buf: dst, ok: true}
 	e.value(rv, p, nil)
-	return e.buf, e.ok
+	if !e.ok {
+		return dst, false
+	}
+	return e.buf, true
 }
 
 // value is marshalValue.
@@ -257,7 +263,7 @@ func (e *encoder) value(v reflect.Value, p *eplan, f *efield) {
 	e.buf = append(e.buf, local...)
 	if space != "" {
 		e.buf = append(e.buf, ` xmlns="`...)
-		e.buf = escapeMarshal(e.buf, space)
+		e.buf = xmlesc.Append(e.buf, space, xmlesc.Marshal)
 		e.buf = append(e.buf, '"')
 	}
 	if p.kind == dStruct {
@@ -291,7 +297,7 @@ func (e *encoder) value(v reflect.Value, p *eplan, f *efield) {
 		}
 		e.spaces = e.spaces[:len(e.spaces)-1]
 	case dBytes:
-		e.buf = escapeMarshal(e.buf, v.Bytes())
+		e.buf = xmlesc.Append(e.buf, v.Bytes(), xmlesc.Marshal)
 	default:
 		e.buf = appendSimple(e.buf, v)
 	}
@@ -318,7 +324,7 @@ func (e *encoder) attr(name string, v reflect.Value) {
 	e.buf = append(e.buf, name...)
 	e.buf = append(e.buf, `="`...)
 	if v.Kind() == reflect.Slice {
-		e.buf = escapeMarshal(e.buf, v.Bytes())
+		e.buf = xmlesc.Append(e.buf, v.Bytes(), xmlesc.Marshal)
 	} else {
 		e.buf = appendSimple(e.buf, v)
 	}
@@ -334,7 +340,7 @@ func (e *encoder) text(v reflect.Value) {
 		v = v.Elem()
 	}
 	if v.Kind() == reflect.Slice {
-		e.buf = escapeMarshal(e.buf, v.Bytes())
+		e.buf = xmlesc.Append(e.buf, v.Bytes(), xmlesc.Marshal)
 		return
 	}
 	e.buf = appendSimple(e.buf, v)
@@ -352,7 +358,7 @@ func appendSimple(dst []byte, v reflect.Value) []byte {
 	case reflect.Bool:
 		return strconv.AppendBool(dst, v.Bool())
 	}
-	return escapeMarshal(dst, v.String())
+	return xmlesc.Append(dst, v.String(), xmlesc.Marshal)
 }
 
 // isEmptyValue is encoding/xml's, for omitempty.
@@ -366,66 +372,4 @@ func isEmptyValue(v reflect.Value) bool {
 		return v.IsZero()
 	}
 	return false
-}
-
-// escapeMarshal escapes as xml.EscapeText does (and xml.Marshal): quotes,
-// apostrophes, tabs and line ends too, and what XML cannot carry as U+FFFD.
-func escapeMarshal[S string | []byte](dst []byte, s S) []byte {
-	last := 0
-	for i := 0; i < len(s); {
-		if i = skipPlain(s, i, true); i == len(s) {
-			break
-		}
-		c := s[i]
-		var esc string
-		width := 1
-		switch {
-		case c == '"':
-			esc = "&#34;"
-		case c == '\'':
-			esc = "&#39;"
-		case c == '&':
-			esc = "&amp;"
-		case c == '<':
-			esc = "&lt;"
-		case c == '>':
-			esc = "&gt;"
-		case c == '\t':
-			esc = "&#x9;"
-		case c == '\n':
-			esc = "&#xA;"
-		case c == '\r':
-			esc = "&#xD;"
-		case c < 0x20:
-			esc = "\uFFFD"
-		case c < utf8.RuneSelf:
-			i++
-			continue
-		default:
-			var r rune
-			switch v := any(s).(type) {
-			case string:
-				r, width = utf8.DecodeRuneInString(v[i:])
-			case []byte:
-				r, width = utf8.DecodeRune(v[i:])
-			}
-			if r == utf8.RuneError && width == 1 || !inCharRange(r) {
-				esc = "\uFFFD"
-			} else {
-				i += width
-				continue
-			}
-		}
-		dst = append(dst, s[last:i]...)
-		dst = append(dst, esc...)
-		i += width
-		last = i
-	}
-	return append(dst, s[last:]...)
-}
-
-// inCharRange is encoding/xml's isInCharacterRange.
-func inCharRange(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
-		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
