@@ -29,7 +29,13 @@
 // the figures are medians over rounds, and each ratio the median of the
 // per-round ratios to net/http.
 //
+// With -vs, the soapwire servers of another build of httpload (another
+// commit of the module, built with go build) run in the same rounds beside
+// this build's, and the report gives each one's per-round ratio to this
+// build's: two versions of a change measured side by side.
+//
 //	go run ./bench/httpload -rounds 10 -duration 3s
+//	go run ./bench/httpload -rounds 12 -duration 2s -vs /tmp/httpload-other
 package main
 
 import (
@@ -77,6 +83,7 @@ func main() {
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
 	inflight := flag.Int("inflight", 32, "requests in flight")
 	profile := flag.String("cpuprofile", "", "write each server's CPU profile (warm-up included) to `dir`/<server>.pprof")
+	vs := flag.String("vs", "", "also run the soapwire servers of the httpload `binary` of another build, side by side")
 	flag.Parse()
 	if *profile != "" {
 		os.Setenv(profileEnv, *profile)
@@ -90,7 +97,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(os.Stdout, *rounds, *duration, *warmup, *inflight); err != nil {
+	if err := run(os.Stdout, *rounds, *duration, *warmup, *inflight, *vs); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -213,8 +220,17 @@ type server struct {
 	kind string
 }
 
-func startServer(kind string) (*server, error) {
-	p, err := child.Start(serveEnv, kind)
+// startServer starts a server of kind, of this build, or of the httpload
+// binary exe when it is not "" (its kind is then reported as kind@vs).
+func startServer(kind, exe string) (*server, error) {
+	var p *child.Process
+	var err error
+	if exe == "" {
+		p, err = child.Start(serveEnv, kind)
+	} else {
+		p, err = child.StartExe(exe, serveEnv, kind)
+		kind += "@vs"
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s server: %w", kind, err)
 	}
@@ -338,17 +354,28 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error {
+func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int, vs string) error {
 	kinds := []string{"soapwire", "soapwire-value", "soapwire-stream", "net-http"}
 	base := len(kinds) - 1 // net-http, the baseline
 	children := make([]*server, len(kinds))
 	for i, k := range kinds {
-		c, err := startServer(k)
+		c, err := startServer(k, "")
 		if err != nil {
 			return err
 		}
 		defer c.Stop()
 		children[i] = c
+	}
+	if vs != "" { // the other build's soapwire servers, after this build's
+		for _, k := range kinds[:base] {
+			c, err := startServer(k, vs)
+			if err != nil {
+				return err
+			}
+			defer c.Stop()
+			children = append(children, c)
+			kinds = append(kinds, c.kind)
+		}
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 2 * inflight
@@ -403,6 +430,21 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int) error
 			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", median(ratios))
 		}
 		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s |\n", k, median(rps), median(srv), median(cli), ratio)
+	}
+	if vs != "" {
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, "| the other build (-vs) against this one | req/s (median of per-round ratios, min–max) | server CPU µs/req (likewise) |")
+		fmt.Fprintln(out, "| --- | ---: | ---: |")
+		for i := range base {
+			j := base + 1 + i // the same kind of the other build
+			var rps, cpu []float64
+			for r := range rounds {
+				rps = append(rps, results[j][r].rps()/results[i][r].rps())
+				cpu = append(cpu, results[j][r].serverPerReq()/results[i][r].serverPerReq())
+			}
+			fmt.Fprintf(out, "| %s | %.3fx (%.3f–%.3f) | %.3fx (%.3f–%.3f) |\n", kinds[j], median(rps), slices.Min(rps), slices.Max(rps),
+				median(cpu), slices.Min(cpu), slices.Max(cpu))
+		}
 	}
 	return nil
 }

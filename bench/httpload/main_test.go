@@ -28,12 +28,26 @@ func TestMain(m *testing.M) {
 // the 1 KiB request, and the report has a row for each.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4))
+	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4, ""))
 	report := out.String()
 	for _, row := range []string{"| soapwire |", "| soapwire-value |", "| soapwire-stream |", "| net-http |"} {
 		assert.Contains(t, report, row)
 	}
 	assert.Equal(t, 8, strings.Count(report, "\nround "), "2 rounds of 4 servers:\n%s", report)
+}
+
+// TestRunVs runs the soapwire servers of another build beside this one's
+// (this test binary stands for both): rows for them, and their ratios to
+// this build's.
+func TestRunVs(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4, os.Args[0]))
+	report := out.String()
+	for _, row := range []string{"| soapwire@vs |", "| soapwire-value@vs |", "| soapwire-stream@vs |"} {
+		assert.Contains(t, report, row)
+	}
+	assert.Equal(t, 14, strings.Count(report, "\nround "), "2 rounds of 7 servers:\n%s", report)
+	assert.Contains(t, report, "| the other build (-vs) against this one |")
 }
 
 func TestRequestIs1KiB(t *testing.T) {

@@ -26,6 +26,12 @@ func Start(env, value string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	return StartExe(exe, env, value)
+}
+
+// StartExe is Start with another executable: another build of the same
+// program, to measure two builds side by side.
+func StartExe(exe, env, value string) (*Process, error) {
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), env+"="+value)
 	cmd.Stderr = os.Stderr
