@@ -228,15 +228,6 @@ func (b Body) WriteTo(w io.Writer) (int64, error) {
 		err := b.write(x, 0, "")
 		return x.written() - start, err
 	}
-	return b.writeOwn(w)
-}
-
-// writeOwn is WriteTo with a writer of its own: a function apart (not
-// inlined), so that the writer takes no room on WriteTo's stack frame when
-// a stream body copies a request's body into its reply.
-//
-//go:noinline
-func (b Body) writeOwn(w io.Writer) (int64, error) {
 	x := newXMLWriter(w)
 	defer x.release()
 	err := b.write(x, 0, "")
@@ -282,13 +273,32 @@ func (b Body) Discard() error {
 // and prefix (used by a fault body); v == 0 writes a fault in its own version.
 func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 	s := b.src
-	switch {
-	case s == nil:
+	if s == nil {
 		return nil
+	}
+	switch {
 	case s.fault != nil:
-		return s.writeFault(x, v, prefix)
+		if v == 0 {
+			v = s.fault.Version.orV11()
+		}
+		if prefix == "" {
+			prefix = defaultEnvelopePrefix
+			writeFault(x, s.fault, v, prefix, true)
+		} else {
+			writeFault(x, s.fault, v, prefix, false)
+		}
+		return x.err
 	case s.in != nil:
 		return s.in.copyTo(x, v, prefix)
+	case s.value != nil:
+		// written straight into the writer's buffer when the fast path
+		// writes it (xmlvalue), else marshalled (bytes) below
+		x.closeStart()
+		if buf, ok := xmlvalue.Append(x.buf, s.value, x.plans()); ok {
+			x.buf = buf
+			x.flushIf()
+			return x.err
+		}
 	case s.stream != nil:
 		x.closeStart()
 		sw := &streamWriter{x}
@@ -298,39 +308,6 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 			return err
 		}
 		return x.err
-	}
-	return s.writeValue(x)
-}
-
-// writeFault and writeValue write the bodies write does not stream. They
-// are functions of their own so that write's stack frame stays small: an
-// inbound body is copied at the deepest point of echoing a request (see
-// readWith).
-//
-//go:noinline
-func (s *bodySource) writeFault(x *xmlWriter, v Version, prefix string) error {
-	if v == 0 {
-		v = s.fault.Version.orV11()
-	}
-	if prefix == "" {
-		writeFault(x, s.fault, v, defaultEnvelopePrefix, true)
-	} else {
-		writeFault(x, s.fault, v, prefix, false)
-	}
-	return x.err
-}
-
-//go:noinline
-func (s *bodySource) writeValue(x *xmlWriter) error {
-	if s.value != nil {
-		// written straight into the writer's buffer when the fast path
-		// writes it (xmlvalue), else marshalled (bytes) below
-		x.closeStart()
-		if buf, ok := xmlvalue.Append(x.buf, s.value, x.plans()); ok {
-			x.buf = buf
-			x.flushIf()
-			return x.err
-		}
 	}
 	raw, err := s.bytes()
 	if err != nil {
@@ -426,24 +403,16 @@ func (in *inbound) next() (*xmltok.Token, bool, error) {
 		if d == in.depth+1 {
 			in.nchild++
 			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
-				return nil, false, in.refuse("a Fault must be the only child of the Body")
+				return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"})
 			}
 			return t, true, nil
 		}
 	case xmltok.CharData:
 		if d == in.depth && !xmltok.IsSpace(t.Text) {
-			return nil, false, in.refuse("text directly in the Body")
+			return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"})
 		}
 	}
 	return t, false, nil
-}
-
-// refuse fails the body with a Sender fault saying reason. (Not inlined,
-// so that the fault takes no room on next's stack frame.)
-//
-//go:noinline
-func (in *inbound) refuse(reason string) error {
-	return in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: reason})
 }
 
 // scope is the full scope of a child's start tag next returned, nil for
@@ -488,7 +457,7 @@ func (in *inbound) release() {
 func (in *inbound) copyTo(x *xmlWriter, v Version, prefix string) error {
 	var env *xmltok.NS // the envelope's binding, in scope where the body is written
 	if prefix != "" {
-		env = x.envBinding(v, prefix)
+		env = &xmltok.NS{Prefix: []byte(prefix), URI: []byte(v.Namespace())}
 	}
 	for {
 		t, child, err := in.next()

@@ -35,7 +35,7 @@ func NewMessage(v Version, body Body) *Message {
 // ReadMessage reads an envelope (see ReadEnvelope) and moves its
 // WS-Addressing 1.0 headers into the Message fields.
 func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
-	st, err := readWith(streamParser(r, lim))
+	st, err := readEnvelope(r, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
 // the body is read from it when consumed, so data must not change until
 // then.
 func ReadMessageBytes(data []byte, lim Limits) (*Message, error) {
-	st, err := readWith(bytesParser(data, lim))
+	st, err := readEnvelopeBytes(data, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -121,26 +121,11 @@ func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
 	}
 	x := newXMLWriter(w)
 	defer x.release()
-	var err error
-	if m.addressing() {
-		err = m.writeAddressed(x, env, o)
-	} else {
-		err = writeEnvelope(x, env, o, nil)
-	}
+	err := writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
 	if ferr := x.flush(); err == nil {
 		err = ferr
 	}
 	return x.n, err
-}
-
-// writeAddressed writes env with m's WS-Addressing headers. It is not
-// inlined, so that the headers' writer takes no room on Write's stack
-// frame when there are none: writing a reply is among the deepest a
-// request's handling goes (see readWith).
-//
-//go:noinline
-func (m *Message) writeAddressed(x *xmlWriter, env *Envelope, o WriteOptions) error {
-	return writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
 }
 
 // NewMessageID returns a fresh "urn:uuid:…" message id (a random UUID).

@@ -85,28 +85,19 @@ type readStateH struct {
 
 // readEnvelope reads an envelope from r into a readState of its own.
 func readEnvelope(r io.Reader, lim Limits) (*readState, error) {
-	return readWith(streamParser(r, lim))
-}
-
-// streamParser and bytesParser return a parser for an envelope read from r
-// or held in data. They are not inlined, so that the Limits they resolve
-// take no room on the stack of the reading, the deepest a message's
-// handling goes.
-//
-//go:noinline
-func streamParser(r io.Reader, lim Limits) *parser {
 	lim = lim.resolved()
-	return newParser(xmltok.NewReader(r, lim.tokenizer()), lim)
+	return readEnvelopeFrom(xmltok.NewReader(r, lim.tokenizer()), lim)
 }
 
-//go:noinline
-func bytesParser(data []byte, lim Limits) *parser {
+// readEnvelopeBytes reads the envelope in data into a readState of its own.
+func readEnvelopeBytes(data []byte, lim Limits) (*readState, error) {
 	lim = lim.resolved()
-	return newParser(xmltok.NewReaderBytes(data, lim.tokenizer()), lim)
+	return readEnvelopeFrom(xmltok.NewReaderBytes(data, lim.tokenizer()), lim)
 }
 
-// readWith reads an envelope with p, a parser from newParser.
-func readWith(p *parser) (*readState, error) {
+// readEnvelopeFrom reads an envelope from r (lim resolved).
+func readEnvelopeFrom(r *xmltok.Reader, lim Limits) (*readState, error) {
+	p := newParser(r, lim)
 	st, err := p.envelope()
 	if err != nil {
 		switch {

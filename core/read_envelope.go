@@ -19,10 +19,12 @@ func (p *parser) envelope() (*readState, error) {
 		return nil, notAnEnvelope(err)
 	}
 	if string(t.Name.Local) != "Envelope" {
-		return nil, p.notEnvelope(t)
+		f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
+		f.Cause = ErrNotEnvelope
+		return nil, f
 	}
 	if p.v = versionOf(t.Name.Space); p.v == 0 {
-		return nil, versionMismatch(t.Name.Space)
+		return nil, &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", t.Name.Space)}
 	}
 	ns := p.v.Namespace()
 	if p.v == V12 && len(t.Attr) > 0 {
@@ -42,7 +44,13 @@ func (p *parser) envelope() (*readState, error) {
 				return nil, err
 			}
 		}
-		if st, t, err = p.headerState(); err != nil {
+		h := new(readStateH)
+		st = &h.readState
+		p.attach(st)
+		if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
+			return st, err
+		}
+		if t, err = p.structural("Envelope"); err != nil {
 			return st, err
 		}
 	} else {
@@ -51,8 +59,13 @@ func (p *parser) envelope() (*readState, error) {
 	}
 	env := &st.env
 	env.Version = p.v
-	if t.Kind == xmltok.EndElement || !t.Name.Is(ns, "Body") {
-		return st, p.notBody(t)
+	switch {
+	case t.Kind == xmltok.EndElement:
+		return st, p.sender("the Envelope has no Body")
+	case t.Name.Is(ns, "Header"):
+		return st, p.sender("a second Header")
+	case !t.Name.Is(ns, "Body"):
+		return st, p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
 	}
 	if p.v == V12 && len(t.Attr) > 0 {
 		if err := p.soap12Attrs(t, "Body"); err != nil {
@@ -70,56 +83,18 @@ func (p *parser) envelope() (*readState, error) {
 	if encSet {
 		env.Body.src.enc = enc
 	}
-	if v == V12 && env.Body.Fault() != nil {
-		dropFaultHeaders(env)
+	if env.Body.Fault() != nil && v == V12 {
+		// NotUnderstood and Upgrade blocks are part of the fault: writing the
+		// Fault writes them again.
+		kept := env.Headers[:0]
+		for _, b := range env.Headers {
+			if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
+				kept = append(kept, b)
+			}
+		}
+		env.Headers = kept
 	}
 	return st, nil
-}
-
-// The refusals of envelope, and its less common paths, are functions of
-// their own so that envelope's stack frame, on the stack of every message
-// read, stays small.
-
-//go:noinline
-func (p *parser) notEnvelope(t *xmltok.Token) error {
-	f := p.sender("the root element is %s, not a SOAP Envelope", nameString(t.Name))
-	f.Cause = ErrNotEnvelope
-	return f
-}
-
-//go:noinline
-func versionMismatch(space []byte) error {
-	return &Fault{Code: CodeVersionMismatch, Reason: fmt.Sprintf("the envelope namespace %q is not SOAP 1.1 or 1.2", space)}
-}
-
-// notBody refuses t, read where the Body was expected.
-//
-//go:noinline
-func (p *parser) notBody(t *xmltok.Token) error {
-	switch {
-	case t.Kind == xmltok.EndElement:
-		return p.sender("the Envelope has no Body")
-	case t.Name.Is(p.v.Namespace(), "Header"):
-		return p.sender("a second Header")
-	}
-	return p.sender("%s where the Header or the Body was expected (the Header must be the first child of the Envelope, the Body next)", nameString(t.Name))
-}
-
-// headerState reads the Header, whose start tag was just read, into a new
-// readState with room for its first blocks, and returns it with the token
-// after the Header.
-//
-//go:noinline
-func (p *parser) headerState() (*readState, *xmltok.Token, error) {
-	h := new(readStateH)
-	st := &h.readState
-	p.attach(st)
-	var err error
-	if st.env.Headers, err = p.header(h.blocks[:0]); err != nil {
-		return st, nil, err
-	}
-	t, err := p.structural("Envelope")
-	return st, t, err
 }
 
 // soap12Attrs refuses the attributes SOAP 1.2 does not allow on the
@@ -128,8 +103,6 @@ func (p *parser) headerState() (*readState, *xmltok.Token, error) {
 // encodingStyle attribute (§5.1.1: it may appear on header blocks and on
 // the Body's children, not on them). Namespace-qualified attributes of
 // other namespaces stay allowed.
-//
-//go:noinline
 func (p *parser) soap12Attrs(t *xmltok.Token, what string) error {
 	for _, a := range t.Attr {
 		switch {
@@ -140,21 +113,6 @@ func (p *parser) soap12Attrs(t *xmltok.Token, what string) error {
 		}
 	}
 	return nil
-}
-
-// dropFaultHeaders removes the NotUnderstood and Upgrade blocks of a 1.2
-// envelope whose body is a Fault: they are part of the fault, and writing
-// the Fault writes them again.
-//
-//go:noinline
-func dropFaultHeaders(env *Envelope) {
-	kept := env.Headers[:0]
-	for _, b := range env.Headers {
-		if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
-			kept = append(kept, b)
-		}
-	}
-	env.Headers = kept
 }
 
 // encodingStyleOf returns the value of the encodingStyle attribute of the

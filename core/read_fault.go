@@ -11,8 +11,6 @@ import (
 
 // faultBody reads a Fault, the Body's child named name, and the end of the
 // envelope.
-//
-//go:noinline
 func (p *parser) faultBody(name xml.Name) (Body, error) {
 	ns := p.v.Namespace()
 	p.faultStart = p.r.Offset()

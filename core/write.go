@@ -30,20 +30,6 @@ type xmlWriter struct {
 	pooled  bool // from writeBufs, to go back there (release)
 	// ValueBody's plans (xmlvalue), kept with a recycled writer
 	eplans *xmlvalue.Cache
-	// the envelope's binding while an inbound body is copied into it
-	// (envBinding), in buffers kept with the writer
-	env xmltok.NS
-}
-
-// envBinding returns the binding of prefix to v's envelope namespace, in
-// x's own buffers: in scope where a body is copied into an envelope. (Not
-// inlined: its appends would take room on copyTo's stack frame.)
-//
-//go:noinline
-func (x *xmlWriter) envBinding(v Version, prefix string) *xmltok.NS {
-	x.env.Prefix = append(x.env.Prefix[:0], prefix...)
-	x.env.URI = append(x.env.URI[:0], v.Namespace()...)
-	return &x.env
 }
 
 // plans returns the writer's plan cache, nil for a writer that is not

@@ -43,12 +43,6 @@ func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.M
 
 // unreadable is the fault answering an envelope that could not be read
 // (err), in its version or else the version v its Content-Type names.
-//
-// It is a function of its own, as are the binding's other error paths, so
-// that the frames of the functions every message goes through stay small:
-// reading an envelope is the deepest point of a request's stack, and a
-// stack that fits in its goroutine's first few kilobytes is not copied to
-// a larger one each time the collector has shrunk it.
 func unreadable(err error, v core.Version) *core.Fault {
 	f := core.FaultOf(err)
 	switch {

@@ -81,24 +81,13 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 		w = &o.plain
 	}
 	if _, err := m.Write(w, core.WriteOptions{}); err != nil {
-		return nil, writeFailed(err, subject, max)
+		if errors.Is(err, errOverCap) {
+			return nil, fmt.Errorf("%w: more than %d bytes (headers included) to %s, the server takes at most %d: %w", ErrTooLarge, max, subject, max, core.ErrTooLarge)
+		}
+		return nil, fmt.Errorf("nats: writing the envelope: %w", err)
 	}
-	// Set in place: a nats.Msg literal would be built on the stack first,
-	// and encode is on the stack of every reply (see unreadable).
-	o.msg = nats.Msg{}
-	o.msg.Subject, o.msg.Header, o.msg.Data = subject, o.hdr, o.buf.Bytes()
+	o.msg = nats.Msg{Subject: subject, Header: o.hdr, Data: o.buf.Bytes()}
 	return &o.msg, nil
-}
-
-// writeFailed is the error of an envelope that could not be written (err)
-// for subject; max is the server's max payload.
-//
-//go:noinline
-func writeFailed(err error, subject string, max int64) error {
-	if errors.Is(err, errOverCap) {
-		return fmt.Errorf("%w: more than %d bytes (headers included) to %s, the server takes at most %d: %w", ErrTooLarge, max, subject, max, core.ErrTooLarge)
-	}
-	return fmt.Errorf("nats: writing the envelope: %w", err)
 }
 
 var errOverCap = errors.New("nats: envelope over the max payload")

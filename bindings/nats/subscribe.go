@@ -282,8 +282,7 @@ func (s *Subscription) checkDropped() {
 }
 
 // serve handles one request. What is not the common path (a refusal, a
-// fault, a one-way message, a failed send) is in methods of its own, so
-// that serve's stack frame, on the stack of every request, stays small.
+// fault, a one-way message, a failed send) is in methods of its own.
 func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	m, f := decode(msg.Data, msg.Header, s.o.limits, true)
 	if f != nil {

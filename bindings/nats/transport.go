@@ -110,27 +110,17 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	resp, err := t.replies.request(ctx, out)
 	runtime.KeepAlive(t) // its inbox stays subscribed until the reply is in
 	t.outs.put(o)
-	if err != nil {
-		return nil, t.requestFailed(ctx, a.Subject, err)
-	}
-	return t.reply(a.Subject, resp)
-}
-
-// requestFailed is the error of a request to subject that got no reply
-// (err). It is a function of its own so that RoundTrip's stack frame, under
-// the reading of every reply, stays small (see unreadable).
-//
-//go:noinline
-func (t *Transport) requestFailed(ctx context.Context, subject string, err error) error {
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
-		return &NoRespondersError{Subject: subject}
-	case ctx.Err() != nil:
-		return fmt.Errorf("nats: request to %s: no reply: %w", subject, ctx.Err())
+		return nil, &NoRespondersError{Subject: a.Subject}
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("nats: request to %s: no reply: %w", a.Subject, ctx.Err())
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("nats: request to %s: no reply in %s: %w", subject, t.o.timeout, err)
+		return nil, fmt.Errorf("nats: request to %s: no reply in %s: %w", a.Subject, t.o.timeout, err)
+	case err != nil:
+		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
-	return fmt.Errorf("nats: request to %s: %w", subject, tooLarge(err, subject))
+	return t.reply(a.Subject, resp)
 }
 
 func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error) {
@@ -139,7 +129,7 @@ func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error)
 	}
 	r, f := decode(resp.Data, resp.Header, t.o.limits, false)
 	if f != nil {
-		return nil, badReply(subject, f)
+		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
 	}
 	if rf := r.Fault(); rf != nil {
 		return nil, rf
@@ -149,11 +139,6 @@ func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error)
 	}
 	r.Meta[MetaSubject] = subject
 	return r, nil
-}
-
-//go:noinline
-func badReply(subject string, f *core.Fault) error {
-	return fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
 }
 
 // Send publishes m to its destination (see NewTransport). To a core NATS

@@ -266,7 +266,10 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 			a.end = w
 		}
 		if s.seen(b, i) {
-			return nil, s.duplicateError(b, a, name)
+			if a.decl {
+				return nil, s.failAt(a.name.start, nil, "duplicate namespace declaration %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
+			}
+			return nil, s.failAt(a.name.start, nil, "duplicate attribute %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
 		}
 		if a.decl {
 			if err := s.declare(b, a); err != nil {
@@ -275,31 +278,29 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 		}
 	}
 	if string(name.prefix(b)) == "xmlns" {
-		return nil, s.prefixError(b, name, true)
+		return nil, s.failAt(name.start, nil, "the prefix xmlns is reserved: <%s>", b[name.start:name.end])
 	}
 	bind, ok := s.lookup(name.prefix(b))
 	if !ok {
-		return nil, s.prefixError(b, name, false)
+		return nil, s.failAt(name.start, nil, "unbound namespace prefix %q in %s", name.prefix(b), b[name.start:name.end])
 	}
 	for i := range s.raw {
 		a := &s.raw[i]
 		if a.decl {
 			continue
 		}
-		// set in place: an Attr literal would take room on the stack
-		s.attrs = append(s.attrs, Attr{})
-		at := &s.attrs[len(s.attrs)-1]
-		at.Name.Local, at.Value = a.name.local(b), b[a.val:a.end]
+		an := Name{Local: a.name.local(b)}
 		if p := a.name.prefix(b); p != nil {
 			uri, ok := s.Lookup(p)
 			if !ok {
-				return nil, s.prefixError(b, a.name, false)
+				return nil, s.failAt(a.name.start, nil, "unbound namespace prefix %q in %s", p, b[a.name.start:a.name.end])
 			}
-			at.Name.Prefix, at.Name.Space = p, uri
-			if o := s.seenExpanded(len(s.attrs) - 1); o != nil {
-				return nil, s.expandedDuplicateError(b, a, name, o)
+			an.Prefix, an.Space = p, uri
+			if o := s.seenExpanded(an); o != nil {
+				return nil, s.failAt(a.name.start, nil, "duplicate attribute %s on <%s> (the same namespace as %s:%s)", b[a.name.start:a.name.end], b[name.start:name.end], o.Name.Prefix, o.Name.Local)
 			}
 		}
+		s.attrs = append(s.attrs, Attr{Name: an, Value: b[a.val:a.end]})
 	}
 	s.names = append(s.names, b[name.start:name.end]...)
 	e.bind = bind
@@ -312,35 +313,9 @@ func (s *Reader) finishStart(n int, empty bool) (*Token, error) {
 	s.pendEnd = empty
 	t := &s.tok
 	t.Kind = StartElement
-	t.Name.Space, t.Name.Prefix, t.Name.Local = s.uri(bind), name.prefix(b), name.local(b)
+	t.Name = Name{Space: s.uri(bind), Prefix: name.prefix(b), Local: name.local(b)}
 	t.Attr, t.NS, t.Text = s.attrs, s.ns[e.ns:], nil
 	return t, nil
-}
-
-// The errors of finishStart are made in functions of their own (not
-// inlined), so that their arguments take no room in finishStart's stack
-// frame: a start tag is read at the deepest point of reading an envelope,
-// and a frame that fits a goroutine's stack keeps it from growing.
-
-//go:noinline
-func (s *Reader) duplicateError(b []byte, a *rawAttr, name qname) error {
-	if a.decl {
-		return s.failAt(a.name.start, nil, "duplicate namespace declaration %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
-	}
-	return s.failAt(a.name.start, nil, "duplicate attribute %s on <%s>", b[a.name.start:a.name.end], b[name.start:name.end])
-}
-
-//go:noinline
-func (s *Reader) prefixError(b []byte, q qname, reserved bool) error {
-	if reserved {
-		return s.failAt(q.start, nil, "the prefix xmlns is reserved: <%s>", b[q.start:q.end])
-	}
-	return s.failAt(q.start, nil, "unbound namespace prefix %q in %s", q.prefix(b), b[q.start:q.end])
-}
-
-//go:noinline
-func (s *Reader) expandedDuplicateError(b []byte, a *rawAttr, name qname, o *Attr) error {
-	return s.failAt(a.name.start, nil, "duplicate attribute %s on <%s> (the same namespace as %s:%s)", b[a.name.start:a.name.end], b[name.start:name.end], o.Name.Prefix, o.Name.Local)
 }
 
 // manyAttrs is the attribute count beyond which duplicates are looked up in
@@ -370,12 +345,11 @@ func (s *Reader) seen(b []byte, i int) bool {
 	return false
 }
 
-// seenExpanded returns the attribute among s.attrs[:n] with the namespace
-// and local name of s.attrs[n], or nil.
-func (s *Reader) seenExpanded(n int) *Attr {
-	a := &s.attrs[n].Name
+// seenExpanded returns the attribute already in s.attrs with a's namespace
+// and local name, or nil.
+func (s *Reader) seenExpanded(a Name) *Attr {
 	if len(s.raw) <= manyAttrs {
-		for i := range s.attrs[:n] {
+		for i := range s.attrs {
 			if o := &s.attrs[i]; o.Name.Prefix != nil && bytes.Equal(o.Name.Local, a.Local) && bytes.Equal(o.Name.Space, a.Space) {
 				return o
 			}
@@ -389,7 +363,7 @@ func (s *Reader) seenExpanded(n int) *Attr {
 	if i, ok := s.expanded[key]; ok {
 		return &s.attrs[i]
 	}
-	s.expanded[key] = n
+	s.expanded[key] = len(s.attrs)
 	return nil
 }
 
@@ -400,10 +374,29 @@ func (s *Reader) declare(b []byte, a *rawAttr) error {
 		prefix = a.name.local(b)
 	}
 	uri := b[a.val:a.end]
-	if string(prefix) == "xml" || string(prefix) == "xmlns" || string(uri) == XMLNamespace || string(uri) == xmlnsNamespace || len(uri) == 0 && prefix != nil {
-		if err := s.checkDeclaration(a, prefix, uri); err != nil {
-			return err
+	var msg string
+	switch {
+	case string(prefix) == "xmlns":
+		msg = "the prefix xmlns cannot be declared"
+	case string(prefix) == "xml" && string(uri) != XMLNamespace:
+		msg = fmt.Sprintf("the prefix xml cannot be bound to %q", uri)
+	case string(prefix) != "xml" && string(uri) == XMLNamespace:
+		if prefix == nil {
+			msg = "the default namespace cannot be " + XMLNamespace
+		} else {
+			msg = fmt.Sprintf("the XML namespace cannot be bound to the prefix %q", prefix)
 		}
+	case string(uri) == xmlnsNamespace:
+		if prefix == nil {
+			msg = "the default namespace cannot be " + xmlnsNamespace
+		} else {
+			msg = "the xmlns namespace cannot be declared"
+		}
+	case len(uri) == 0 && prefix != nil:
+		msg = fmt.Sprintf("the prefix %q cannot be undeclared (Namespaces in XML 1.0)", prefix)
+	}
+	if msg != "" {
+		return s.failAt(a.name.start, nil, "%s", msg)
 	}
 	at := len(s.nsbuf)
 	s.nsbuf = append(s.nsbuf, prefix...)
@@ -416,63 +409,8 @@ func (s *Reader) declare(b []byte, a *rawAttr) error {
 	return nil
 }
 
-// checkDeclaration refuses declaring prefix (nil: the default
-// namespace) as uri where Namespaces in XML forbids it. It is not inlined,
-// so that its messages take no room in declare's stack frame.
-//
-//go:noinline
-func (s *Reader) checkDeclaration(a *rawAttr, prefix, uri []byte) error {
-	if msg := badDeclaration(prefix, uri); msg != "" {
-		return s.failAt(a.name.start, nil, "%s", msg)
-	}
-	return nil
-}
-
-// badDeclaration says what is wrong with declaring prefix as uri, or ""
-// when nothing is.
-func badDeclaration(prefix, uri []byte) string {
-	switch {
-	case string(prefix) == "xmlns":
-		return "the prefix xmlns cannot be declared"
-	case string(prefix) == "xml" && string(uri) != XMLNamespace:
-		return fmt.Sprintf("the prefix xml cannot be bound to %q", uri)
-	case string(prefix) != "xml" && string(uri) == XMLNamespace:
-		if prefix == nil {
-			return "the default namespace cannot be " + XMLNamespace
-		}
-		return fmt.Sprintf("the XML namespace cannot be bound to the prefix %q", prefix)
-	case string(uri) == xmlnsNamespace:
-		if prefix == nil {
-			return "the default namespace cannot be " + xmlnsNamespace
-		}
-		return "the xmlns namespace cannot be declared"
-	case len(uri) == 0 && prefix != nil:
-		return fmt.Sprintf("the prefix %q cannot be undeclared (Namespaces in XML 1.0)", prefix)
-	}
-	return ""
-}
-
 // endTag reads an end tag at pos.
 func (s *Reader) endTag() (*Token, error) {
-	if b := s.buf[s.pos:s.end]; len(s.stack) > 0 {
-		e := s.stack[len(s.stack)-1]
-		want := s.names[e.name : e.name+e.nlen]
-		if len(b) > 2+len(want) && b[2+len(want)] == '>' && bytes.Equal(b[2:2+len(want)], want) {
-			s.setRaw(s.pos, s.pos+3+len(want))
-			s.pos += 3 + len(want)
-			return s.closeTop(), nil
-		}
-	}
-	return s.endTagSlow()
-}
-
-// endTagSlow reads an end tag at pos that endTag's fast path did not: one
-// with white space before its '>', one not buffered whole, or one that is
-// wrong. (Not inlined, so that its errors take no room on the stack frame
-// of endTag, at the deepest point of reading a body.)
-//
-//go:noinline
-func (s *Reader) endTagSlow() (*Token, error) {
 	for {
 		b := s.buf[s.pos:s.end]
 		i := 2

@@ -1,5 +1,0 @@
-//go:build race
-
-package nats
-
-const raceEnabled = true
