@@ -1,17 +1,15 @@
 package smtp
 
 import (
-	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -184,27 +182,13 @@ func (d *delivery) release() {
 	d.f.Close()
 }
 
-// FaultNamespace is the namespace of the Cause element writeFault adds to
-// the detail of a parked mail's fault.
+// FaultNamespace is the namespace of the Cause element a parked mail's
+// fault file holds in its detail.
 const FaultNamespace = "urn:soapwire:smtp"
 
 // writeFault writes the fault envelope of a parked mail. Its detail also
 // holds the cause's text (the file stays local, so internal text may
 // appear in it).
 func writeFault(w io.Writer, v core.Version, cause error) error {
-	if cause == nil {
-		cause = fmt.Errorf("smtp: no reason given")
-	}
-	f := *core.FaultOf(cause).WithVersion(v) // a copy: its Detail grows below
-	if msg := cause.Error(); msg != "" && !strings.Contains(f.Reason, msg) {
-		var b bytes.Buffer
-		b.Write(f.Detail)
-		b.WriteString(`<sw:Cause xmlns:sw="` + FaultNamespace + `">`)
-		xml.EscapeText(&b, []byte(msg))
-		b.WriteString(`</sw:Cause>`)
-		f.Detail = b.Bytes()
-	}
-	m := core.NewMessage(v, core.FaultBody(&f))
-	_, err := m.Write(w, core.WriteOptions{XMLDeclaration: true})
-	return err
+	return mailfmt.WriteFault(w, v, cause, FaultNamespace)
 }

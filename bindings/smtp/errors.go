@@ -3,18 +3,20 @@ package smtp
 import (
 	"errors"
 	"fmt"
+
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 )
 
 // Sentinel errors, for errors.Is.
 var (
 	// ErrAddress: an address is not a single mailto: (or plain) mail address.
-	ErrAddress = errors.New("smtp: not a usable mail address")
+	ErrAddress = mailfmt.ErrAddress
 	// ErrHeaderInjection: a value bound for a mail header holds CR, LF or
 	// NUL. Nothing was sent.
-	ErrHeaderInjection = errors.New("smtp: CR, LF or NUL in a header value (header injection)")
+	ErrHeaderInjection = mailfmt.ErrHeaderInjection
 	// ErrHeaderTooLong: a value does not fit in a mail header line (998
 	// bytes). Nothing was sent.
-	ErrHeaderTooLong = errors.New("smtp: header value too long")
+	ErrHeaderTooLong = mailfmt.ErrHeaderTooLong
 	// ErrRefused is in the chain of a *StatusError with a permanent (5xx)
 	// code: sending again will not help.
 	ErrRefused = errors.New("smtp: refused")

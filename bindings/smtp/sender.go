@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -40,7 +41,7 @@ var _ core.Sender = (*Sender)(nil)
 // ("host:port") with from as the mail's From, envelope sender and X-Loop.
 // It fails if from is not one plain mail address.
 func NewSender(addr, from string, opts ...SenderOption) (*Sender, error) {
-	a, err := parseMailto(from)
+	a, err := mailfmt.ParseMailto(from)
 	if err != nil {
 		return nil, err
 	}
@@ -121,14 +122,14 @@ type lastTo struct {
 	addr *mail.Address
 }
 
-// recipient parses a mailto: address (see parseMailto), reusing the last
+// recipient parses a mailto: address (see mailfmt.ParseMailto), reusing the last
 // one parsed when it is the same.
 func (s *Sender) recipient(raw string) (*mail.Address, error) {
 	if l := s.lastTo.Load(); l != nil && l.raw == raw {
 		a := *l.addr
 		return &a, nil
 	}
-	a, err := parseMailto(raw)
+	a, err := mailfmt.ParseMailto(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -65,9 +65,12 @@ var Table = map[string]Rule{
 	// document/, core/coretest (outside tests) or another binding.
 	"bindings/http": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"bindings/smtp": {
-		Imports: join([]string{"std", "github.com/emersion/go-smtp/...", "github.com/emersion/go-sasl/..."}, coreFamily),
+		Imports: join([]string{"std", "github.com/emersion/go-smtp/...", "github.com/emersion/go-sasl/...", "bindings/internal/mail"}, coreFamily),
 		Tests:   testOnly,
 	},
+	// the mail format the mail bindings share (SOAP in RFC 5322/MIME):
+	// stdlib and core packages.
+	"bindings/internal/mail": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"bindings/ftp": {
 		Imports: join([]string{"std", "github.com/jlaffaye/ftp/...", "goftp.io/server/v2/..."}, coreFamily),
 		Tests:   join(testOnly, []string{"bindings/ftp/ftptest"}),

@@ -1,4 +1,4 @@
-package smtp_test
+package mail_test
 
 import (
 	"io"
@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+	"github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
-// FuzzReadMail: no mail makes ReadMail panic or hang; an error is a
+// FuzzRead: no mail makes Read panic or hang; an error is a
 // *core.Fault, and a message's body can be read to its end.
-func FuzzReadMail(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	for _, seed := range []string{
 		"Content-Type: application/soap+xml; action=\"urn:x\"\n\n" + envelope12,
 		"Content-Type: text/xml\nSOAPAction: urn:y\nMessage-ID: <a@b>\nIn-Reply-To: <c@uuid.invalid>\nFrom: x@y\n\n" + envelope11,
@@ -33,18 +33,18 @@ func FuzzReadMail(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := soapsmtp.ReadMail(strings.NewReader(string(data)), soapsmtp.WithAddresses("soap@example.test"),
-			soapsmtp.WithLimits(core.Limits{MaxBytes: 1 << 20}))
+		m, err := mail.Read(strings.NewReader(string(data)), &mail.ReadConfig{
+			Addresses: []string{"soap@example.test"}, Limits: core.Limits{MaxBytes: 1 << 20}, Prefix: testPrefix})
 		if err != nil {
 			require.NotNil(t, core.FaultOf(err))
 			var f *core.Fault
-			require.ErrorAs(t, err, &f, "ReadMail errors are faults: %v", err)
+			require.ErrorAs(t, err, &f, "Read errors are faults: %v", err)
 			return
 		}
 		require.NotNil(t, m.Envelope)
 		_, _ = m.Body().WriteTo(io.Discard) // may fail (malformed body), must not panic
 		for k := range m.Meta {
-			assert.True(t, strings.HasPrefix(k, "smtp."), k)
+			assert.True(t, strings.HasPrefix(k, testPrefix), k)
 		}
 	})
 }
@@ -64,8 +64,8 @@ func FuzzMessageID(f *testing.F) {
 		if id == "" {
 			return
 		}
-		h := soapsmtp.MessageIDHeader(id)
+		h := mail.MessageIDHeader(id)
 		require.Regexp(t, msgIDForm, h)
-		require.Equal(t, id, soapsmtp.IDFromMessageID(h))
+		require.Equal(t, id, mail.IDFromMessageID(h))
 	})
 }

@@ -1,4 +1,4 @@
-package smtp
+package mail
 
 import (
 	"bytes"
@@ -65,8 +65,8 @@ func mailSummary(t *testing.T, m *core.Message, err error) string {
 	}
 	var b strings.Builder
 	b.WriteString(m.ID + "|" + m.RelatesTo + "|" + m.Action + "|" + m.To + "|" + m.ReplyTo + "|" + m.FaultTo + "|")
-	for _, k := range []string{MetaMessageID, MetaInReplyTo, MetaReferences, MetaFrom, MetaReplyTo, MetaTo, MetaDeliveredTo,
-		MetaReturnPath, MetaSubject, MetaDate, MetaSOAPAction, MetaContentType, MetaLoop} {
+	for _, k := range []string{KeyMessageID, KeyInReplyTo, KeyReferences, KeyFrom, KeyReplyTo, KeyTo, KeyDeliveredTo,
+		KeyReturnPath, KeySubject, KeyDate, KeySOAPAction, KeyContentType, KeyLoop} {
 		b.WriteString(k + "=" + m.Meta[k] + "|")
 	}
 	var body bytes.Buffer
@@ -78,9 +78,9 @@ func mailSummary(t *testing.T, m *core.Message, err error) string {
 	return b.String()
 }
 
-// FuzzReadMailBytes: a mail read in memory (a handover) reads as the same
-// mail streamed from its file.
-func FuzzReadMailBytes(f *testing.F) {
+// FuzzReadBytes: a mail read in memory (ReadBytes, the smtp Server's
+// handover) reads as the same mail streamed (Read).
+func FuzzReadBytes(f *testing.F) {
 	env := `<?xml version="1.0"?><e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><p:x xmlns:p="urn:x">caf` + "\xc3\xa9" + `</p:x></e:Body></e:Envelope>`
 	var qp bytes.Buffer
 	w := quotedprintable.NewWriter(&qp)
@@ -99,10 +99,10 @@ func FuzzReadMailBytes(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		o := newReadConfig([]ReadMailOption{WithAddresses("soap@example.test"), WithLimits(core.Limits{MaxBytes: 1 << 20})})
-		m1, err1 := readMail(bytes.NewReader(data), &o)
+		o := ReadConfig{Addresses: []string{"soap@example.test"}, Limits: core.Limits{MaxBytes: 1 << 20}}
+		m1, err1 := Read(bytes.NewReader(data), &o)
 		want := mailSummary(t, m1, err1)
-		m2, err2 := readMailBytes(bytes.Clone(data), &o)
+		m2, err2 := ReadBytes(bytes.Clone(data), &o)
 		got := mailSummary(t, m2, err2)
 		if err1 != nil && err2 != nil {
 			return // both refused (the reasons may be worded differently)

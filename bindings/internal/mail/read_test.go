@@ -1,4 +1,4 @@
-package smtp_test
+package mail_test
 
 import (
 	"encoding/base64"
@@ -10,9 +10,39 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+	"github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
+
+// testPrefix is the Meta key prefix the tests read with.
+const testPrefix = "test."
+
+// meta returns the Meta key of name read with testPrefix.
+func meta(name string) string { return testPrefix + name }
+
+// read reads a mail with testPrefix, addresses for the loop guard.
+func read(text string, addresses ...string) (*core.Message, error) {
+	return mail.Read(strings.NewReader(text), &mail.ReadConfig{Addresses: addresses, Prefix: testPrefix})
+}
+
+// bodyText returns the text of a message's body element.
+func bodyText(t *testing.T, m *core.Message) string {
+	t.Helper()
+	var v struct {
+		Text string `xml:",chardata"`
+	}
+	require.NoError(t, m.Body().Decode(&v))
+	return v.Text
+}
+
+// envelope12 is a small SOAP 1.2 envelope with no WS-Addressing headers.
+const envelope12 = `<?xml version="1.0" encoding="utf-8"?>` +
+	`<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body>` +
+	`<p:ping xmlns:p="urn:test">hello</p:ping></env:Body></env:Envelope>`
+
+// envelope11 is a small SOAP 1.1 envelope with no WS-Addressing headers.
+const envelope11 = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>` +
+	`<p:ping xmlns:p="urn:test">hello 1.1</p:ping></s:Body></s:Envelope>`
 
 // crlf turns the LF line ends of a test mail into CRLF.
 func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
@@ -41,9 +71,9 @@ func utf16LE(s string) string {
 	return string(b)
 }
 
-// TestReadMailShapes: the envelope is found and decoded in every shape a
+// TestReadShapes: the envelope is found and decoded in every shape a
 // mail may take, and the mail's headers fill what the envelope lacks.
-func TestReadMailShapes(t *testing.T) {
+func TestReadShapes(t *testing.T) {
 	tests := []struct {
 		name    string
 		mail    string
@@ -94,7 +124,7 @@ Content-Transfer-Encoding: quoted-printable
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := soapsmtp.ReadMail(strings.NewReader(tt.mail))
+			m, err := read(tt.mail)
 			require.NoError(t, err)
 			assert.Equal(t, tt.version, m.Version())
 			assert.Equal(t, tt.action, m.Action)
@@ -103,10 +133,10 @@ Content-Transfer-Encoding: quoted-printable
 	}
 }
 
-// TestReadMailHeaders: the mail's headers fill the fields the envelope
+// TestReadHeaders: the mail's headers fill the fields the envelope
 // leaves empty (the W3C Email Binding's correlation), and Meta mirrors them.
-func TestReadMailHeaders(t *testing.T) {
-	mail := crlf(`Return-Path: <client@example.org>
+func TestReadHeaders(t *testing.T) {
+	text := crlf(`Return-Path: <client@example.org>
 Delivered-To: soap@example.test
 From: "A Client" <client@example.org>
 Reply-To: replies@example.org
@@ -120,7 +150,7 @@ SOAPAction: "urn:test:ping"
 Content-Type: text/xml
 
 `) + envelope11
-	m, err := soapsmtp.ReadMail(strings.NewReader(mail))
+	m, err := read(text)
 	require.NoError(t, err)
 	assert.Equal(t, "mid:abc.123@example.org", m.ID)
 	assert.Equal(t, "urn:uuid:11111111-2222-4333-8444-555555555555", m.RelatesTo)
@@ -129,35 +159,35 @@ Content-Type: text/xml
 	assert.Equal(t, "mailto:replies@example.org", m.ReplyTo, "Reply-To before From")
 	assert.Empty(t, m.FaultTo, "faults follow ReplyTo")
 	assert.Equal(t, map[string]string{
-		soapsmtp.MetaMessageID:   "<abc.123@example.org>",
-		soapsmtp.MetaInReplyTo:   "<11111111-2222-4333-8444-555555555555@uuid.invalid>",
-		soapsmtp.MetaReferences:  "<x@y> <11111111-2222-4333-8444-555555555555@uuid.invalid>",
-		soapsmtp.MetaFrom:        "client@example.org",
-		soapsmtp.MetaReplyTo:     "replies@example.org",
-		soapsmtp.MetaTo:          "SOAP <soap@example.test>",
-		soapsmtp.MetaDeliveredTo: "soap@example.test",
-		soapsmtp.MetaReturnPath:  "client@example.org",
-		soapsmtp.MetaSubject:     "Bestellung ü",
-		soapsmtp.MetaDate:        "Mon, 2 Jan 2006 15:04:05 -0700",
-		soapsmtp.MetaSOAPAction:  "urn:test:ping",
-		soapsmtp.MetaContentType: "text/xml",
+		meta(mail.KeyMessageID):   "<abc.123@example.org>",
+		meta(mail.KeyInReplyTo):   "<11111111-2222-4333-8444-555555555555@uuid.invalid>",
+		meta(mail.KeyReferences):  "<x@y> <11111111-2222-4333-8444-555555555555@uuid.invalid>",
+		meta(mail.KeyFrom):        "client@example.org",
+		meta(mail.KeyReplyTo):     "replies@example.org",
+		meta(mail.KeyTo):          "SOAP <soap@example.test>",
+		meta(mail.KeyDeliveredTo): "soap@example.test",
+		meta(mail.KeyReturnPath):  "client@example.org",
+		meta(mail.KeySubject):     "Bestellung ü",
+		meta(mail.KeyDate):        "Mon, 2 Jan 2006 15:04:05 -0700",
+		meta(mail.KeySOAPAction):  "urn:test:ping",
+		meta(mail.KeyContentType): "text/xml",
 	}, m.Meta)
 
 	t.Run("ReferencesWithoutInReplyTo", func(t *testing.T) {
-		m, err := soapsmtp.ReadMail(strings.NewReader("References: <root@example.org>\n <parent@example.org>\nContent-Type: text/xml\n\n" + envelope11))
+		m, err := read("References: <root@example.org>\n <parent@example.org>\nContent-Type: text/xml\n\n" + envelope11)
 		require.NoError(t, err)
 		assert.Equal(t, "mid:parent@example.org", m.RelatesTo, "the last of References is the parent")
 	})
 	t.Run("FromWithoutReplyTo", func(t *testing.T) {
-		m, err := soapsmtp.ReadMail(strings.NewReader("From: Client <client@example.org>\nContent-Type: text/xml\n\n" + envelope11))
+		m, err := read("From: Client <client@example.org>\nContent-Type: text/xml\n\n" + envelope11)
 		require.NoError(t, err)
 		assert.Equal(t, "mailto:client@example.org", m.ReplyTo)
 	})
 }
 
-// TestReadMailAddressingWins: WS-Addressing headers in the envelope win
+// TestReadAddressingWins: WS-Addressing headers in the envelope win
 // over the mail's; an anonymous ReplyTo means the mail's back-channel.
-func TestReadMailAddressingWins(t *testing.T) {
+func TestReadAddressingWins(t *testing.T) {
 	env := func(replyTo string) string {
 		return `<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:wsa="http://www.w3.org/2005/08/addressing"><env:Header>` +
 			`<wsa:MessageID>urn:x:1</wsa:MessageID><wsa:RelatesTo>urn:x:0</wsa:RelatesTo><wsa:Action>urn:wsa:action</wsa:Action>` +
@@ -165,23 +195,23 @@ func TestReadMailAddressingWins(t *testing.T) {
 			`<env:Body><p:ping xmlns:p="urn:test">x</p:ping></env:Body></env:Envelope>`
 	}
 	head := "From: client@example.org\nMessage-ID: <m@example.org>\nIn-Reply-To: <r@example.org>\nContent-Type: application/soap+xml; action=\"urn:mail:action\"\n\n"
-	m, err := soapsmtp.ReadMail(strings.NewReader(head + env("mailto:wsa@example.org")))
+	m, err := read(head + env("mailto:wsa@example.org"))
 	require.NoError(t, err)
 	assert.Equal(t, "urn:x:1", m.ID)
 	assert.Equal(t, "urn:x:0", m.RelatesTo)
 	assert.Equal(t, "urn:wsa:action", m.Action)
 	assert.Equal(t, "mailto:svc@example.test", m.To)
 	assert.Equal(t, "mailto:wsa@example.org", m.ReplyTo)
-	assert.Equal(t, "<m@example.org>", m.Meta[soapsmtp.MetaMessageID], "the mail's header is still mirrored")
+	assert.Equal(t, "<m@example.org>", m.Meta[meta(mail.KeyMessageID)], "the mail's header is still mirrored")
 
-	m, err = soapsmtp.ReadMail(strings.NewReader(head + env(core.AnonymousAddress)))
+	m, err = read(head + env(core.AnonymousAddress))
 	require.NoError(t, err)
 	assert.Equal(t, "mailto:client@example.org", m.ReplyTo, "anonymous: the mail's back-channel")
 }
 
-// TestReadMailRefusals: what is not a SOAP mail is a Sender fault saying
+// TestReadRefusals: what is not a SOAP mail is a Sender fault saying
 // why.
-func TestReadMailRefusals(t *testing.T) {
+func TestReadRefusals(t *testing.T) {
 	tests := []struct {
 		name, mail, reason string
 	}{
@@ -192,7 +222,7 @@ func TestReadMailRefusals(t *testing.T) {
 		{"Charset", "Content-Type: text/xml; charset=iso-8859-1\n\n" + envelope11, "unsupported charset"},
 		{"TransferEncoding", "Content-Type: text/xml\nContent-Transfer-Encoding: x-uuencode\n\n" + envelope11, "unsupported Content-Transfer-Encoding"},
 		{"BadHeader", "this is not a header\n\n" + envelope11, "malformed mail header"},
-		{"HugeHeader", "X-Big: " + strings.Repeat("a", soapsmtp.MaxMailHeaderBytes) + "\n\n" + envelope11, "malformed mail header"},
+		{"HugeHeader", "X-Big: " + strings.Repeat("a", mail.MaxHeaderBytes) + "\n\n" + envelope11, "malformed mail header"},
 		{"NotXML", "Content-Type: text/xml\n\nhello, world", ""},
 		{"BadBase64", "Content-Type: text/xml\nContent-Transfer-Encoding: base64\n\n!!!!not base64!!!!\n", ""},
 		{"Doctype", "Content-Type: text/xml\n\n<!DOCTYPE x [<!ENTITY a 'b'>]>" + envelope11, ""},
@@ -200,7 +230,7 @@ func TestReadMailRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := soapsmtp.ReadMail(strings.NewReader(tt.mail))
+			_, err := read(tt.mail)
 			require.Error(t, err)
 			f := core.FaultOf(err)
 			assert.Equal(t, core.CodeSender, f.Code, "%v", err)
@@ -209,9 +239,9 @@ func TestReadMailRefusals(t *testing.T) {
 	}
 }
 
-// TestReadMailLimits: the envelope is read under WithLimits.
-func TestReadMailLimits(t *testing.T) {
-	_, err := soapsmtp.ReadMail(strings.NewReader("Content-Type: text/xml\n\n"+envelope11), soapsmtp.WithLimits(core.Limits{MaxBytes: 64}))
+// TestReadLimits: the envelope is read under ReadConfig.Limits.
+func TestReadLimits(t *testing.T) {
+	_, err := mail.Read(strings.NewReader("Content-Type: text/xml\n\n"+envelope11), &mail.ReadConfig{Limits: core.Limits{MaxBytes: 64}})
 	require.Error(t, err)
 	assert.Equal(t, core.CodeSender, core.FaultOf(err).Code)
 }
@@ -242,15 +272,15 @@ func TestLoopGuard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mail := tt.headers + "Content-Type: application/soap+xml\n\n" + tt.env
-			m, err := soapsmtp.ReadMail(strings.NewReader(mail), soapsmtp.WithAddresses("SOAP@example.test"))
+			text := tt.headers + "Content-Type: application/soap+xml\n\n" + tt.env
+			m, err := read(text, "SOAP@example.test")
 			require.NoError(t, err)
 			assert.Equal(t, tt.replyTo, m.ReplyTo)
 			if tt.loop == "" {
-				assert.Empty(t, m.Meta[soapsmtp.MetaLoop])
+				assert.Empty(t, m.Meta[meta(mail.KeyLoop)])
 				return
 			}
-			assert.Contains(t, m.Meta[soapsmtp.MetaLoop], tt.loop)
+			assert.Contains(t, m.Meta[meta(mail.KeyLoop)], tt.loop)
 			if tt.replyTo == core.NoneAddress {
 				assert.Equal(t, core.NoneAddress, m.FaultTo)
 			}
@@ -272,12 +302,12 @@ func TestMessageIDMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
-			h := soapsmtp.MessageIDHeader(tt.id)
+			h := mail.MessageIDHeader(tt.id)
 			assert.Equal(t, tt.header, h)
-			assert.Equal(t, tt.id, soapsmtp.IDFromMessageID(h))
+			assert.Equal(t, tt.id, mail.IDFromMessageID(h))
 		})
 	}
-	assert.Equal(t, "", soapsmtp.MessageIDHeader(""))
-	assert.Equal(t, "", soapsmtp.IDFromMessageID("  "))
-	assert.Equal(t, "mid:first@x", soapsmtp.IDFromMessageID(" <first@x> <second@y>"), "the first id of a list")
+	assert.Equal(t, "", mail.MessageIDHeader(""))
+	assert.Equal(t, "", mail.IDFromMessageID("  "))
+	assert.Equal(t, "mid:first@x", mail.IDFromMessageID(" <first@x> <second@y>"), "the first id of a list")
 }

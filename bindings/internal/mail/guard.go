@@ -1,8 +1,8 @@
-package smtp
+package mail
 
 import (
 	"mime"
-	"net/mail"
+	netmail "net/mail"
 	"strings"
 )
 
@@ -10,9 +10,9 @@ import (
 // §2, and what MTAs and vacation programs do), or "". ours is true when the
 // mail carries an X-Loop header naming one of the service's own addresses:
 // it was sent by this service.
-func loopReason(h mail.Header, own []string) (reason string, ours bool) {
+func loopReason(h netmail.Header, own []string) (reason string, ours bool) {
 	for _, v := range h["X-Loop"] {
-		a := strings.ToLower(addressOnly(v))
+		a := strings.ToLower(AddressOnly(v))
 		if a == "" {
 			a = strings.ToLower(strings.TrimSpace(v))
 		}
@@ -27,7 +27,7 @@ func loopReason(h mail.Header, own []string) (reason string, ours bool) {
 			return "bounce: empty Return-Path", false
 		}
 	}
-	if from := addressOnly(h.Get("From")); from != "" {
+	if from := AddressOnly(h.Get("From")); from != "" {
 		local, _, _ := strings.Cut(strings.ToLower(from), "@")
 		if local == "mailer-daemon" || local == "postmaster" {
 			return "bounce: from " + from, false

@@ -1,4 +1,4 @@
-package smtp
+package mail
 
 import (
 	"encoding/base64"
