@@ -13,13 +13,15 @@
 // NewHandler accepts POST requests in either version: SOAP 1.1 as text/xml
 // with a SOAPAction header, SOAP 1.2 as application/soap+xml with an optional
 // action parameter. The envelope's namespace decides the version; a content
-// type that contradicts it is a Sender fault. The request body is read
-// lazily through core.ReadMessage, so a handler streams it. Replies are
-// answered 200, one-way messages (a nil reply) 202 with an empty body, and
-// faults 500, except SOAP 1.2 Sender faults, which are 400 (SOAP 1.2 Part 2
-// §7.5). HTTP-level refusals are 401, 405, 413 and 415, an empty 400 for a
-// body that is not SOAP at all (see below), and, from NewServer, net/http's
-// 431 for request headers over DefaultMaxHeaderBytes.
+// type that contradicts it is a VersionMismatch fault. A POST without a
+// Content-Type is refused with 415 unless WithContentTypeOptional: it is
+// what a web page can send to another origin without a CORS preflight. The
+// request body is read lazily through core.ReadMessage, so a handler streams
+// it. Replies are answered 200, one-way messages (a nil reply) 202 with an
+// empty body, and faults 500, except SOAP 1.2 Sender faults, which are 400
+// (SOAP 1.2 Part 2 §7.5). HTTP-level refusals are 401, 405, 413 and 415, an
+// empty 400 for a body that is not SOAP at all (see below), and, from
+// NewServer, net/http's 431 for request headers over DefaultMaxHeaderBytes.
 //
 // Replies are written into a buffer of up to 32 KiB (core's envelope writer
 // appends straight into it) before the status line, so an error while
@@ -29,7 +31,8 @@
 // and the connection kept.
 //
 // A request that is not SOAP at all (an empty body, not XML, a root element
-// other than an Envelope) is answered 400 with an empty body. Once an
+// other than an Envelope) sent without a Content-Type (WithContentTypeOptional)
+// is answered 400 with an empty body. Once an
 // Envelope of either version has begun, whatever is wrong with it is a
 // Sender fault in that version (400 for 1.2, 500 for 1.1) whose reason says
 // what was wrong. Every refusal is logged through WithLogger.

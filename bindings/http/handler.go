@@ -79,7 +79,12 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveGet(ctx, w, r)
 		return
 	}
-	if !ctOK {
+	if !ctOK || !ct.present && !s.o.optionalCT {
+		// No Content-Type is refused too, unless WithContentTypeOptional:
+		// it is the one request shape a web page can POST to another
+		// origin without a CORS preflight that carries an envelope as it
+		// is (a Blob or ArrayBuffer body), so a hostile page could drive
+		// an intranet service through a browser.
 		s.o.log.InfoContext(ctx, "soap: unsupported media type", slog.String("content-type", r.Header.Get("Content-Type")))
 		http.Error(w, "unsupported media type: SOAP 1.1 is text/xml, SOAP 1.2 application/soap+xml, in UTF-8 or UTF-16", http.StatusUnsupportedMediaType)
 		return

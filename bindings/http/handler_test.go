@@ -32,6 +32,7 @@ func utf16LE(s string) []byte {
 // handler saw the right action and answered in the right version.
 func TestHandlerRequestShapes(t *testing.T) {
 	srv := serve(t, echo)
+	lax := serve(t, echo, soaphttp.WithContentTypeOptional())
 	tests := []struct {
 		name    string
 		version core.Version
@@ -53,7 +54,8 @@ func TestHandlerRequestShapes(t *testing.T) {
 		{"1.2 zeep action in both", core.V12, map[string]string{"Content-Type": `application/soap+xml; charset=utf-8; action="urn:echo"`, "SOAPAction": `"urn:echo"`}, "<?xml version='1.0' encoding='utf-8'?>", false, "urn:echo"},
 		{"1.2 unquoted action parameter", core.V12, map[string]string{"Content-Type": `application/soap+xml;action=urn:echo`}, `<?xml version="1.0" encoding="UTF-8"?>` + "\n", false, "urn:echo"},
 		{"1.2 no action", core.V12, map[string]string{"Content-Type": `application/soap+xml`}, "", false, ""},
-		{"no Content-Type: the envelope decides", core.V12, map[string]string{}, "", false, ""},
+		{"WithContentTypeOptional, no Content-Type: the envelope decides", core.V12, map[string]string{}, "", false, ""},
+		{"WithContentTypeOptional, no Content-Type, 1.1", core.V11, map[string]string{"SOAPAction": `"urn:echo"`}, "", false, "urn:echo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +63,11 @@ func TestHandlerRequestShapes(t *testing.T) {
 			if tt.utf16 {
 				body = utf16LE(tt.prolog + envelope(tt.version, "", echoBody))
 			}
-			resp, data := post(t, srv.URL, tt.headers, bytes.NewReader(body))
+			url := srv.URL
+			if strings.HasPrefix(tt.name, "WithContentTypeOptional") {
+				url = lax.URL
+			}
+			resp, data := post(t, url, tt.headers, bytes.NewReader(body))
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
 			assert.Equal(t, ctype(tt.version), resp.Header.Get("Content-Type"))
 			m, r := readReply(t, data)
@@ -97,6 +103,7 @@ func TestHandlerStatuses(t *testing.T) {
 	})
 	node := &core.Node{URI: "urn:node", Handler: h}
 	srv := serve(t, node, soaphttp.WithLogger(log), soaphttp.WithLimits(core.Limits{MaxBytes: 4096}))
+	lax := serve(t, node, soaphttp.WithLogger(log), soaphttp.WithLimits(core.Limits{MaxBytes: 4096}), soaphttp.WithContentTypeOptional())
 	mustUnderstand := func(v core.Version) string {
 		attr := `soap-env:mustUnderstand="1"`
 		return `<x:Unknown xmlns:x="urn:x" ` + attr + `/>`
@@ -116,6 +123,7 @@ func TestHandlerStatuses(t *testing.T) {
 		upgrade bool
 		plain   bool // a non-SOAP body
 		emptyOK bool
+		lax     bool // to the handler WithContentTypeOptional
 	}{
 		{name: "1.1 one-way", ct: "text/xml", action: "oneway", body: envelope(core.V11, "", echoBody), status: 202, emptyOK: true},
 		{name: "1.2 one-way", ct: "application/soap+xml", action: "oneway", body: envelope(core.V12, "", echoBody), status: 202, emptyOK: true},
@@ -130,15 +138,15 @@ func TestHandlerStatuses(t *testing.T) {
 		{name: "plain error hides its text", ct: "text/xml", action: "plain", body: envelope(core.V11, "", echoBody), status: 500, version: core.V11, code: core.CodeReceiver, reason: core.InternalErrorReason},
 		{name: "panic is a Receiver fault", ct: "application/soap+xml", action: "panic", body: envelope(core.V12, "", echoBody), status: 500, version: core.V12, code: core.CodeReceiver, reason: core.InternalErrorReason},
 		{name: "VersionMismatch in 1.2 with Upgrade", ct: "application/soap+xml", body: envelope(0, "", echoBody), status: 500, version: core.V12, code: core.CodeVersionMismatch, upgrade: true},
-		{name: "VersionMismatch without a content type is 1.2", body: envelope(0, "", echoBody), status: 500, version: core.V12, code: core.CodeVersionMismatch, upgrade: true},
+		{lax: true, name: "WithContentTypeOptional: VersionMismatch without a content type is 1.2", body: envelope(0, "", echoBody), status: 500, version: core.V12, code: core.CodeVersionMismatch, upgrade: true},
 		{name: "VersionMismatch sent as text/xml is 1.1", ct: "text/xml", body: envelope(0, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
 		{name: "text/xml with a 1.2 envelope is a 1.1 VersionMismatch", ct: "text/xml", body: envelope(core.V12, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
 		{name: "application/soap+xml with a 1.1 envelope is a 1.2 VersionMismatch", ct: "application/soap+xml", body: envelope(core.V11, "", echoBody), status: 500, version: core.V12, code: core.CodeVersionMismatch, upgrade: true},
-		{name: "VersionMismatch, no Content-Type, Accept text/xml is 1.1", accept: "text/xml", body: envelope(0, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
+		{lax: true, name: "WithContentTypeOptional: VersionMismatch, no Content-Type, Accept text/xml is 1.1", accept: "text/xml", body: envelope(0, "", echoBody), status: 500, version: core.V11, code: core.CodeVersionMismatch},
 		{name: "1.2 not XML is a Sender fault", ct: "application/soap+xml", body: "this is not XML", status: 400, version: core.V12, code: core.CodeSender},
 		{name: "1.1 not XML is a Client fault", ct: "text/xml", body: "{\"json\": true}", status: 500, version: core.V11, code: core.CodeSender},
-		{name: "not XML without a Content-Type is an empty 400", body: "{\"json\": true}", status: 400, emptyOK: true},
-		{name: "empty without a Content-Type is an empty 400", body: "", status: 400, emptyOK: true},
+		{lax: true, name: "WithContentTypeOptional: not XML without a Content-Type is an empty 400", body: "{\"json\": true}", status: 400, emptyOK: true},
+		{lax: true, name: "WithContentTypeOptional: empty without a Content-Type is an empty 400", body: "", status: 400, emptyOK: true},
 		{name: "1.1 empty body is a Client fault", ct: "text/xml", body: "", status: 500, version: core.V11, code: core.CodeSender},
 		{name: "1.2 empty body is a Sender fault", ct: "application/soap+xml", body: "", status: 400, version: core.V12, code: core.CodeSender},
 		{name: "root not an Envelope is a Client fault", ct: "text/xml", body: `<order xmlns="urn:x"><id>1</id></order>`, status: 500, version: core.V11, code: core.CodeSender},
@@ -150,19 +158,26 @@ func TestHandlerStatuses(t *testing.T) {
 		{name: "1.1 malformed envelope is a Client fault", ct: "text/xml", body: envelope(core.V11, "", `<a:b/>`), status: 500, version: core.V11, code: core.CodeSender},
 		{name: "1.2 malformed envelope is a Sender fault", ct: "application/soap+xml", body: envelope(core.V12, "", `<a:b/>`), status: 400, version: core.V12, code: core.CodeSender},
 		{name: "1.2 processing instruction in the envelope", ct: "application/soap+xml", body: envelope(core.V12, "<?pi x?>", echoBody), status: 400, version: core.V12, code: core.CodeSender},
+		{name: "no Content-Type is 415", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
+		{name: "no Content-Type, 1.2, is 415", body: envelope(core.V12, "", echoBody), status: 415, plain: true},
+		{name: "no Content-Type, not SOAP, is 415", body: "{}", status: 415, plain: true},
 		{name: "json is 415", ct: "application/json", body: `{}`, status: 415, plain: true},
 		{name: "application/xml is 415", ct: "application/xml", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "ISO-8859-1 is 415", ct: "text/xml; charset=iso-8859-1", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "malformed content type is 415", ct: "text/xml; charset", body: envelope(core.V11, "", echoBody), status: 415, plain: true},
 		{name: "over the limit with a Content-Length is 413", ct: "text/xml", body: big, status: 413, version: core.V11, code: core.CodeSender},
 		{name: "over the limit chunked is 413", ct: "text/xml", body: big, chunked: true, status: 413, version: core.V11, code: core.CodeSender},
-		{name: "over the limit, no Content-Type, Accept picks 1.2", accept: "application/soap+xml", body: big, status: 413, version: core.V12, code: core.CodeSender},
-		{name: "over the limit, no Content-Type, Accept prefers 1.1", accept: "application/soap+xml;q=0.4, text/xml", body: big, status: 413, version: core.V11, code: core.CodeSender},
+		{lax: true, name: "WithContentTypeOptional: over the limit, no Content-Type, Accept picks 1.2", accept: "application/soap+xml", body: big, status: 413, version: core.V12, code: core.CodeSender},
+		{lax: true, name: "WithContentTypeOptional: over the limit, no Content-Type, Accept prefers 1.1", accept: "application/soap+xml;q=0.4, text/xml", body: big, status: 413, version: core.V11, code: core.CodeSender},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var body = strings.NewReader(tt.body)
-			req, err := http.NewRequest(http.MethodPost, srv.URL, body)
+			url := srv.URL
+			if tt.lax {
+				url = lax.URL
+			}
+			req, err := http.NewRequest(http.MethodPost, url, body)
 			require.NoError(t, err)
 			if tt.chunked {
 				req.ContentLength = -1

@@ -41,6 +41,9 @@ type handlerConfig struct {
 	get       GetFunc
 	describer Describer
 	publicURL string
+	// optionalCT: a POST without a Content-Type is read (the envelope
+	// decides the version) instead of refused with 415
+	optionalCT bool
 }
 
 type transportConfig struct {
@@ -170,6 +173,19 @@ func WithDescriber(d Describer) HandlerOption {
 // (X-Forwarded-*) are never trusted for this.
 func WithPublicURL(base string) HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.publicURL = strings.TrimSuffix(base, "/") })
+}
+
+// WithContentTypeOptional makes the handler read a POST that has no
+// Content-Type (the envelope's namespace decides the version) instead of
+// refusing it with 415, as it does by default. The refusal is a defence
+// against cross-site request forgery: a POST without a Content-Type is the
+// one way a web page can send an envelope as it is to another origin
+// without the browser asking that origin first (a CORS preflight), so a
+// hostile page visited by someone inside the network could otherwise drive
+// an intranet service. Use it only for clients that cannot send a
+// Content-Type, on a service no browser can reach.
+func WithContentTypeOptional() HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.optionalCT = true })
 }
 
 // WithClient makes the transport send through hc instead of its own client
