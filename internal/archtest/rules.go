@@ -68,6 +68,10 @@ var Table = map[string]Rule{
 		Imports: join([]string{"std", "github.com/emersion/go-smtp/...", "github.com/emersion/go-sasl/...", "bindings/internal/mail"}, coreFamily),
 		Tests:   testOnly,
 	},
+	"bindings/imap": {
+		Imports: join([]string{"std", "github.com/emersion/go-imap/v2/...", "github.com/emersion/go-sasl/...", "bindings/internal/mail"}, coreFamily),
+		Tests:   testOnly,
+	},
 	// the mail format the mail bindings share (SOAP in RFC 5322/MIME):
 	// stdlib and core packages.
 	"bindings/internal/mail": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},

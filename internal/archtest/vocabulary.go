@@ -19,6 +19,7 @@ var Vocabulary = map[string][]string{
 	"WithLimits":          {"core.Limits"},
 	"WithTLS":             {"*tls.Config"},
 	"WithCredentials":     {"string", "string"},
+	"WithOAuth":           {"string", "func(context.Context) (string, error)"},
 	"WithAuth":            {"func(context.Context, string, string) bool"},
 	"WithRealm":           {"string"},
 	"WithTimeout":         {"time.Duration"},
