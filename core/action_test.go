@@ -57,14 +57,15 @@ func TestTakeAction(t *testing.T) {
 				assert.Equal(t, problemAction{Action: tt.wsa, SoapAction: tt.transport}, readProblemAction(t, f.Detail))
 
 				// On the wire, answering the request: 1.1 writes the
-				// subcode dotted after Client, 1.2 as a Subcode.
+				// subcode as the faultcode (WS-Addressing SOAP binding §6,
+				// WS-I BP R1004), 1.2 as a Subcode; both read back as
+				// Sender with the subcode.
 				back, raw := pmFaultWire(t, m, f)
 				assert.Equal(t, v, back.Version)
 				assert.Equal(t, core.CodeSender, back.Code)
-				if v == core.V12 {
-					assert.True(t, back.HasSubcode(xml.Name{Space: core.NamespaceAddressing, Local: "ActionMismatch"}), "%s", raw)
-				} else {
-					assert.Contains(t, string(raw), ":Client.ActionMismatch</faultcode>")
+				assert.Equal(t, []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}}, back.Subcodes, "%s", raw)
+				if v == core.V11 {
+					assert.Contains(t, string(raw), `<faultcode xmlns:wsa="`+core.NamespaceAddressing+`">wsa:ActionMismatch</faultcode>`)
 				}
 				assert.Equal(t, tt.reason, back.Reason)
 				assert.Equal(t, problemAction{Action: tt.wsa, SoapAction: tt.transport}, readProblemAction(t, back.Detail))

@@ -89,7 +89,7 @@ func ExampleFault() {
 	}
 	fmt.Println()
 	// Output:
-	// <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client.OutOfStock</faultcode><faultstring>no apples left</faultstring></soap:Fault></soap:Body></soap:Envelope>
+	// <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode xmlns:fc="urn:shop">fc:OutOfStock</faultcode><faultstring>no apples left</faultstring></soap:Fault></soap:Body></soap:Envelope>
 }
 
 func ExampleFaultOf() {

@@ -76,9 +76,20 @@ type Text struct {
 // Fault is a SOAP fault and the module's error type. It is written in the 1.1
 // form (faultcode, faultstring, faultactor, detail) or the 1.2 form (Code with
 // Subcodes, Reason texts, Node, Role, Detail) as the envelope's version says.
+//
+// SOAP 1.1 has one fault code. Following WS-I Basic Profile 1.1 (R1004,
+// R1031: a SOAP 1.1 code or a namespace-qualified one, no "Client.Sub" dot
+// notation), a 1.1 fault is written with the standard code (Client, Server,
+// MustUnderstand, VersionMismatch) unless it is a Sender or Receiver fault
+// with a subcode in a namespace: then its faultcode is that subcode (the
+// first with a namespace), as WS-Addressing writes wsa:ActionMismatch.
+// Reading a 1.1 fault, a qualified faultcode becomes the only subcode, under
+// Sender (Receiver for wsa:EndpointUnavailable): SOAP 1.1 does not carry the
+// class of such a fault. Dotted codes from older peers (Client.Auth) are read
+// as the code and subcodes without a namespace.
 type Fault struct {
 	Code     Code
-	Subcodes []xml.Name // 1.2 nested Subcode values, outermost first; 1.1 writes their local names dotted after the code (Client.Sub)
+	Subcodes []xml.Name // 1.2 nested Subcode values, outermost first; in 1.1 the first with a namespace is the faultcode (see above)
 	Reason   string     // faultstring / the first Reason Text
 	Lang     string     // xml:lang of Reason; "" is written as "en" in 1.2
 	// Translations are further Reason texts in other languages (1.2; 1.1 has one faultstring).
@@ -93,7 +104,10 @@ type Fault struct {
 	// faulting node supports, most preferred first; nil means both (1.2,
 	// then 1.1). They are written as the Upgrade header block: always in
 	// 1.2, and in 1.1 when Supported is set (SOAP 1.2 Part 1 Appendix A: a
-	// 1.2-only node answering a 1.1 message).
+	// 1.2-only node answering a 1.1 message). Reading a VersionMismatch
+	// fault, the Upgrade block (1.2, or the 1.2 block in a 1.1 envelope) is
+	// read into Supported, envelopes of versions soapwire does not know
+	// left out; nil when the fault had none.
 	Supported []Version
 	// Version is the version of the envelope the fault came from or answers,
 	// when known; a binding writes the fault in it.
@@ -104,7 +118,7 @@ type Fault struct {
 	// text does not leak to peers.
 	Cause error
 
-	custom11 xml.Name // a 1.1 faultcode outside the envelope namespace, kept for round trips
+	custom11 xml.Name // a dotted or unqualified 1.1 faultcode read from a peer, written back as it came
 }
 
 // Error describes the fault.

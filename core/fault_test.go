@@ -40,8 +40,18 @@ func TestReadFault11(t *testing.T) {
 		{"dotted subcodes", `<faultcode>s:Client.Auth.Expired</faultcode><faultstring>x</faultstring>`,
 			core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Local: "Auth"}, {Local: "Expired"}}, Reason: "x"}},
 		{"other prefix for the envelope namespace", `<faultcode xmlns:e="{ns}">e:Client</faultcode><faultstring>x</faultstring>`, core.Fault{Code: core.CodeSender, Reason: "x"}},
-		{"custom code", `<faultcode xmlns:c="urn:custom">c:Busy</faultcode><faultstring>x</faultstring>`,
-			core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Space: "urn:custom", Local: "Busy"}}, Reason: "x"}},
+		{"custom code: a Sender refinement", `<faultcode xmlns:c="urn:custom">c:Busy</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: "urn:custom", Local: "Busy"}}, Reason: "x"}},
+		{"wsa:ActionMismatch", `<faultcode xmlns:w="` + core.NamespaceAddressing + `">w:ActionMismatch</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "ActionMismatch"}}, Reason: "x"}},
+		{"wsa:EndpointUnavailable is a Receiver fault", `<faultcode xmlns:w="` + core.NamespaceAddressing + `">w:EndpointUnavailable</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "EndpointUnavailable"}}, Reason: "x"}},
+		{"rpc:BadArguments", `<faultcode xmlns:r="` + core.NamespaceRPC + `">r:BadArguments</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.NamespaceRPC, Local: "BadArguments"}}, Reason: "x"}},
+		{"enc:MissingID", `<faultcode xmlns:e="` + core.EncodingStyleV12 + `">e:MissingID</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.EncodingStyleV12, Local: "MissingID"}}, Reason: "x"}},
+		{"unqualified SOAP code", `<faultcode>Server</faultcode><faultstring>x</faultstring>`,
+			core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Local: "Server"}}, Reason: "x"}},
 		{"lang, actor, detail", `<faultcode> s:Client </faultcode><faultstring xml:lang="fr"> mauvais </faultstring><faultactor>urn:node</faultactor>` +
 			`<detail>why <e:info xmlns:e="urn:e" e:n="1">more</e:info></detail>`,
 			core.Fault{Code: core.CodeSender, Reason: "mauvais", Lang: "fr", Node: "urn:node", Detail: []byte(`why <e:info xmlns:s="{ns}" xmlns:e="urn:e" e:n="1">more</e:info>`)}},
@@ -150,8 +160,8 @@ func TestWriteFaultBothVersions(t *testing.T) {
 
 	got, out = writeRead(t, core.V11, full)
 	assert.Equal(t, core.CodeSender, got.Code)
-	assert.Equal(t, []xml.Name{{Local: "Auth"}, {Local: "Expired"}}, got.Subcodes, "1.1 keeps the subcodes' local names")
-	assert.Contains(t, out, "<faultcode>soap:Client.Auth.Expired</faultcode>")
+	assert.Equal(t, full.Subcodes[:1], got.Subcodes, "1.1 carries the first subcode, as the faultcode")
+	assert.Contains(t, out, `<faultcode xmlns:fc="urn:app">fc:Auth</faultcode>`)
 	assert.Equal(t, full.Reason, got.Reason)
 	assert.Equal(t, full.Lang, got.Lang)
 	assert.Empty(t, got.Translations, "1.1 has one faultstring")
@@ -284,4 +294,72 @@ func assertSameXML(t *testing.T, want, got []byte) {
 	cg, err := canonXML(got)
 	require.NoError(t, err)
 	assert.Equal(t, cw, cg)
+}
+
+// TestFaultCode11: how each fault is written as a SOAP 1.1 faultcode (WS-I
+// BP 1.1 R1004/R1031: a SOAP 1.1 code or a namespace-qualified one, never
+// the dot notation) and what reading it back gives.
+func TestFaultCode11(t *testing.T) {
+	const app = "urn:app"
+	wsa := xml.Name{Space: core.NamespaceAddressing, Local: "ActionMismatch"}
+	cases := []struct {
+		name     string
+		f        core.Fault
+		code     string // the faultcode element written
+		back     core.Code
+		backSubs []xml.Name
+	}{
+		{"Sender", core.Fault{Code: core.CodeSender}, `<faultcode>soap:Client</faultcode>`, core.CodeSender, nil},
+		{"Receiver", core.Fault{Code: core.CodeReceiver}, `<faultcode>soap:Server</faultcode>`, core.CodeReceiver, nil},
+		{"DataEncodingUnknown", core.Fault{Code: core.CodeDataEncodingUnknown}, `<faultcode>soap:Client</faultcode>`, core.CodeSender, nil},
+		{"wsa subcode", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{wsa}},
+			`<faultcode xmlns:wsa="` + core.NamespaceAddressing + `">wsa:ActionMismatch</faultcode>`, core.CodeSender, []xml.Name{wsa}},
+		{"rpc subcode", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.NamespaceRPC, Local: "BadArguments"}}},
+			`<faultcode xmlns:rpc="` + core.NamespaceRPC + `">rpc:BadArguments</faultcode>`, core.CodeSender, []xml.Name{{Space: core.NamespaceRPC, Local: "BadArguments"}}},
+		{"enc subcode", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.EncodingStyleV12, Local: "DuplicateID"}}},
+			`<faultcode xmlns:enc="` + core.EncodingStyleV12 + `">enc:DuplicateID</faultcode>`, core.CodeSender, []xml.Name{{Space: core.EncodingStyleV12, Local: "DuplicateID"}}},
+		{"application subcode", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: app, Local: "NoAccount"}}},
+			`<faultcode xmlns:fc="urn:app">fc:NoAccount</faultcode>`, core.CodeSender, []xml.Name{{Space: app, Local: "NoAccount"}}},
+		{"nested subcodes: the first", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: app, Local: "Auth"}, {Space: app, Local: "Expired"}}},
+			`<faultcode xmlns:fc="urn:app">fc:Auth</faultcode>`, core.CodeSender, []xml.Name{{Space: app, Local: "Auth"}}},
+		{"a subcode without a namespace is not written", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Local: "Auth"}, {Space: app, Local: "Expired"}}},
+			`<faultcode xmlns:fc="urn:app">fc:Expired</faultcode>`, core.CodeSender, []xml.Name{{Space: app, Local: "Expired"}}},
+		{"only subcodes without a namespace", core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Local: "Busy"}}},
+			`<faultcode>soap:Server</faultcode>`, core.CodeReceiver, nil},
+		{"Receiver with an application subcode: its class does not travel", core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Space: app, Local: "DiskFull"}}},
+			`<faultcode xmlns:fc="urn:app">fc:DiskFull</faultcode>`, core.CodeSender, []xml.Name{{Space: app, Local: "DiskFull"}}},
+		{"wsa:EndpointUnavailable keeps Receiver", core.Fault{Code: core.CodeReceiver, Subcodes: []xml.Name{{Space: core.NamespaceAddressing, Local: "EndpointUnavailable"}}},
+			`<faultcode xmlns:wsa="` + core.NamespaceAddressing + `">wsa:EndpointUnavailable</faultcode>`, core.CodeReceiver, []xml.Name{{Space: core.NamespaceAddressing, Local: "EndpointUnavailable"}}},
+		{"MustUnderstand keeps its code", core.Fault{Code: core.CodeMustUnderstand, Subcodes: []xml.Name{{Space: app, Local: "X"}}},
+			`<faultcode>soap:MustUnderstand</faultcode>`, core.CodeMustUnderstand, nil},
+		{"VersionMismatch keeps its code", core.Fault{Code: core.CodeVersionMismatch, Subcodes: []xml.Name{{Space: app, Local: "X"}}},
+			`<faultcode>soap:VersionMismatch</faultcode>`, core.CodeVersionMismatch, nil},
+		{"a subcode in the 1.1 envelope namespace is not written", core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.NamespaceV11, Local: "Auth"}}},
+			`<faultcode>soap:Client</faultcode>`, core.CodeSender, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := c.f
+			f.Reason = "r"
+			got, out := writeRead(t, core.V11, &f)
+			assert.Contains(t, out, `<soap:Fault>`+c.code+`<faultstring>r</faultstring>`)
+			assert.NotRegexp(t, `<faultcode>[^<]*\.`, out, "no dot notation")
+			assert.Equal(t, c.back, got.Code)
+			assert.Equal(t, c.backSubs, got.Subcodes)
+			// written again in 1.1, it is the same
+			_, again := writeRead(t, core.V11, got)
+			assert.Contains(t, again, c.code)
+		})
+	}
+
+	// a dotted code read from an older peer is relayed as it came
+	f := readFault(t, core.V11, wrap("", `<s:Fault><faultcode>s:Server.userException</faultcode><faultstring>x</faultstring></s:Fault>`))
+	assert.Equal(t, core.CodeReceiver, f.Code)
+	assert.Equal(t, []xml.Name{{Local: "userException"}}, f.Subcodes)
+	_, out := writeRead(t, core.V11, f)
+	assert.Contains(t, out, `<faultcode>soap:Server.userException</faultcode>`)
+	// and written in 1.2 as a Code with that subcode
+	got, _ := writeRead(t, core.V12, f.WithVersion(core.V12))
+	assert.Equal(t, core.CodeReceiver, got.Code)
+	assert.Equal(t, []xml.Name{{Local: "userException"}}, got.Subcodes)
 }

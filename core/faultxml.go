@@ -1,9 +1,7 @@
 package core
 
 import (
-	"encoding/xml"
 	"fmt"
-	"strings"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
@@ -77,18 +75,7 @@ func writeFault(x *xmlWriter, f *Fault, v Version, p string, own bool) {
 
 func writeFault11(x *xmlWriter, f *Fault, p string) {
 	x.open("", "faultcode")
-	if f.custom11.Local != "" && f.custom11.Space == "" {
-		x.text(f.custom11.Local) // an unqualified code: no prefix can be bound to no namespace
-	} else if f.custom11.Local != "" && f.custom11.Space != NamespaceV11 {
-		x.decl("fc", f.custom11.Space)
-		x.text("fc:" + f.custom11.Local)
-	} else {
-		code := p + ":" + f.Code.local(V11)
-		for _, s := range f.Subcodes {
-			code += "." + s.Local
-		}
-		x.text(code)
-	}
+	writeCode11(x, f, p)
 	x.close("", "faultcode")
 	x.open("", "faultstring")
 	if f.Lang != "" {
@@ -256,29 +243,6 @@ func (p *parser) readFault() (*Fault, error) {
 			return nil, err
 		}
 	}
-}
-
-func (f *Fault) setCode11(p *parser, s string) error {
-	q, err := p.qname(s)
-	if err != nil {
-		return err
-	}
-	if q.Space != NamespaceV11 {
-		f.Code = CodeReceiver
-		f.custom11 = q
-		f.Subcodes = []xml.Name{q}
-		return nil
-	}
-	parts := strings.Split(q.Local, ".")
-	code, ok := codeOf(V11, parts[0])
-	if !ok {
-		return p.sender("unknown fault code %q", s)
-	}
-	f.Code = code
-	for _, sub := range parts[1:] {
-		f.Subcodes = append(f.Subcodes, xml.Name{Local: sub})
-	}
-	return nil
 }
 
 // readCode12 reads Code: Value, then nested Subcode/Value.

@@ -83,18 +83,27 @@ func (p *parser) envelope() (*readState, error) {
 	if encSet {
 		env.Body.src.enc = enc
 	}
-	if env.Body.Fault() != nil && v == V12 {
-		// NotUnderstood and Upgrade blocks are part of the fault: writing the
-		// Fault writes them again.
-		kept := env.Headers[:0]
-		for _, b := range env.Headers {
-			if b.Name.Space != NamespaceV12 || (b.Name.Local != "NotUnderstood" && b.Name.Local != "Upgrade") {
-				kept = append(kept, b)
-			}
-		}
-		env.Headers = kept
+	if f := env.Body.Fault(); f != nil {
+		env.Headers = foldFaultHeaders(env.Headers, f, v)
 	}
 	return st, nil
+}
+
+// foldFaultHeaders removes from the headers of a fault envelope of version
+// v the blocks that are part of the fault f (read into it): writing the
+// Fault writes them again. They are the 1.2 NotUnderstood blocks
+// (Fault.NotUnderstood) and, for a VersionMismatch fault, the Upgrade block
+// (Fault.Supported), in 1.2 and in 1.1 (SOAP 1.2 Part 1 Appendix A).
+func foldFaultHeaders(headers []HeaderBlock, f *Fault, v Version) []HeaderBlock {
+	kept := headers[:0]
+	for _, b := range headers {
+		fault := b.Name.Space == NamespaceV12 &&
+			(v == V12 && b.Name.Local == "NotUnderstood" || f.Code == CodeVersionMismatch && b.Name.Local == "Upgrade")
+		if !fault {
+			kept = append(kept, b)
+		}
+	}
+	return kept
 }
 
 // soap12Attrs refuses the attributes SOAP 1.2 does not allow on the

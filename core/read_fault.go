@@ -19,6 +19,9 @@ func (p *parser) faultBody(name xml.Name) (Body, error) {
 		return Body{}, err
 	}
 	f.NotUnderstood = p.nu
+	if f.Code == CodeVersionMismatch {
+		f.Supported = p.upg
+	}
 	t, err := p.structural("Body")
 	if err != nil {
 		return Body{}, err

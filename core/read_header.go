@@ -70,12 +70,17 @@ func (p *parser) block(t *xmltok.Token, start int64, b *HeaderBlock) error {
 		p.nbuf = append(append(p.nbuf, t.Name.Space...), t.Name.Local...)
 		p.nlen = append(p.nlen, len(t.Name.Space), len(t.Name.Local))
 	}
-	// 1.2 fault headers are folded into the Fault when the body is one.
+	// 1.2 fault headers are folded into the Fault when the body is one:
+	// NotUnderstood, and Upgrade (also in a 1.1 envelope, Part 1 Appendix A).
 	if p.v == V12 && t.Name.Is(NamespaceV12, "NotUnderstood") {
 		q := string(attrValue(t, "", "qname"))
 		if n, err := p.qname(q); err == nil {
 			p.nu = append(p.nu, n)
 		}
+	}
+	upgrade := t.Name.Is(NamespaceV12, "Upgrade")
+	if upgrade && p.upg == nil {
+		p.upg = []Version{}
 	}
 	x := &p.blocks
 	at := len(x.buf)
@@ -121,6 +126,9 @@ outer:
 		if err := p.checkSize("the Header", start); err != nil {
 			return err
 		}
+		if upgrade && t.Kind == xmltok.StartElement && p.r.Depth() == depth+1 && t.Name.Is(NamespaceV12, "SupportedEnvelope") {
+			p.supported(t)
+		}
 		x.rawToken(t, p.r.Raw())
 	}
 	if m := p.lim.MaxHeaderBytes; m > 0 && int64(len(x.buf)) > maxCompletion*m {
@@ -130,6 +138,22 @@ outer:
 	}
 	b.XML = x.buf[at:len(x.buf):len(x.buf)]
 	return nil
+}
+
+// supported reads the SupportedEnvelope element t of an Upgrade block into
+// p.upg: the versions whose envelope its qname names (others are not
+// versions soapwire has, and are left out).
+func (p *parser) supported(t *xmltok.Token) {
+	n, err := p.qname(string(attrValue(t, "", "qname")))
+	if err != nil || n.Local != "Envelope" {
+		return
+	}
+	switch n.Space {
+	case NamespaceV12:
+		p.upg = append(p.upg, V12)
+	case NamespaceV11:
+		p.upg = append(p.upg, V11)
+	}
 }
 
 // ancDecl is a namespace declaration in scope on the Header, rendered in

@@ -23,8 +23,8 @@ func newParser(r *xmltok.Reader, lim Limits) *parser {
 		r.Aux = p
 	}
 	p.st, p.r, p.lim, p.v, p.faultStart = nil, r, lim, 0, 0
-	if p.nu != nil {
-		p.nu = nil
+	if p.nu != nil || p.upg != nil {
+		p.nu, p.upg = nil, nil
 	}
 	p.nbuf, p.nlen = p.nbuf[:0], p.nlen[:0]
 	return p
@@ -42,6 +42,7 @@ type parser struct {
 	v          Version
 	faultStart int64
 	nu         []xml.Name // 1.2 NotUnderstood blocks, for a fault body
+	upg        []Version  // the envelopes an Upgrade block lists (non-nil once one is read), for a VersionMismatch fault body
 	// the header blocks' XML, one after the other, behind the declarations
 	// in scope on the Header: a scratch buffer kept with the parser, copied
 	// into one exactly sized arena at the Header's end

@@ -277,10 +277,9 @@ func TestHandlerActionMismatch(t *testing.T) {
 			m, f := readFault(t, data)
 			assert.Equal(t, core.CodeSender, f.Code)
 			assert.Equal(t, "urn:uuid:1", m.RelatesTo)
-			if tt.version == core.V12 {
-				assert.True(t, f.HasSubcode(xml.Name{Space: core.NamespaceAddressing, Local: "ActionMismatch"}), "%s", data)
-			} else {
-				assert.Contains(t, string(data), "Client.ActionMismatch")
+			assert.True(t, f.HasSubcode(xml.Name{Space: core.NamespaceAddressing, Local: "ActionMismatch"}), "%s", data)
+			if tt.version == core.V11 {
+				assert.Contains(t, string(data), `>wsa:ActionMismatch</faultcode>`)
 			}
 			assert.Contains(t, string(f.Detail), "ProblemAction")
 		})

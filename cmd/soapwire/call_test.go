@@ -113,7 +113,7 @@ func TestCall(t *testing.T) {
 		{name: "a structure", args: []string{base + "/enc", "span", "lo=1", "hi=9"}, stdout: []string{"return.lo = 1", "return.hi = 9", `return.label = "two\nlines"`}},
 		{
 			name: "a fault", args: []string{base + "/calc", "divide", "dividend=1", "divisor=0"}, code: 1,
-			stdout: []string{"fault: Sender (1.1 Client)", "subcode: DivisionByZero", "reason: division by zero",
+			stdout: []string{"fault: Sender (1.1 Client)", "subcode: {urn:example:calc}DivisionByZero", "reason: division by zero",
 				`detail: <c:dividend xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:c="urn:example:calc">1</c:dividend>`},
 			stderr: "soapwire call: the service answered with a Sender fault: division by zero",
 		},

@@ -63,8 +63,9 @@
 //     other error becomes a Receiver (Server) fault that does not reveal its
 //     text (core.FaultOf).
 //
-// SOAP 1.1 has no subcodes: core writes them dotted after the code
-// (Client.BadArguments).
+// SOAP 1.1 has no subcodes: core writes the subcode as the faultcode, a
+// qualified name (rpc:BadArguments, WS-I Basic Profile R1004), and reads it
+// back as Sender with that subcode.
 //
 // WithLogger logs every refusal and every error a function returns (with
 // its text, which stays on the server).

@@ -30,11 +30,11 @@ func TestZeep(t *testing.T) {
 		binding  string
 		wantCode string
 	}{
-		{rpc.DocumentLiteral, "soap11", "soap:Client.NoAccount"}, // zeep prints the 1.1 code with our subcode dotted
+		{rpc.DocumentLiteral, "soap11", "fc:NoAccount"}, // zeep prints the 1.1 faultcode as sent: our subcode, qualified
 		{rpc.DocumentLiteral, "soap12", "soap:Sender"},
-		{rpc.RPCLiteral, "soap11", "soap:Client.NoAccount"},
+		{rpc.RPCLiteral, "soap11", "fc:NoAccount"},
 		{rpc.RPCLiteral, "soap12", "soap:Sender"},
-		{rpc.RPCEncoded, "soap11", "soap:Client.NoAccount"},
+		{rpc.RPCEncoded, "soap11", "fc:NoAccount"},
 		{rpc.RPCEncoded, "soap12", "soap:Sender"},
 	}
 	for _, tt := range tests {

@@ -240,7 +240,7 @@ func printFault(w io.Writer, call string, err error) error {
 	}
 	subcodes := make([]string, 0, len(f.Subcodes))
 	for _, s := range f.Subcodes {
-		if s.Space == "" { // SOAP 1.1 has no subcodes: its faultcode is Client.DivisionByZero
+		if s.Space == "" { // an older 1.1 peer's dotted faultcode (Client.DivisionByZero)
 			subcodes = append(subcodes, s.Local)
 			continue
 		}

@@ -35,7 +35,7 @@ client (SOAP 1.2): add 2 + 40 -> 42
 client (SOAP 1.2): divide 17 / 5 -> 3 remainder 2
 client (SOAP 1.2): divide 1 / 0 -> HTTP 400, fault Sender [{urn:example:echo}DivisionByZero]: division by zero
   detail: DivisionByZero, dividend 1
-client (SOAP 1.1): divide 1 / 0 -> HTTP 500, fault Sender [DivisionByZero]: division by zero
+client (SOAP 1.1): divide 1 / 0 -> HTTP 500, fault Sender [{urn:example:echo}DivisionByZero]: division by zero
   detail: DivisionByZero, dividend 1
 client (SOAP 1.2): multiply 6 * 7 -> HTTP 400, fault Sender [{http://www.w3.org/2003/05/soap-rpc}ProcedureNotPresent]: no operation {urn:example:echo}multiply
 raw POST (text/xml, SOAPAction "urn:example:echo#add"):
