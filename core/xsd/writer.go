@@ -1,0 +1,165 @@
+package xsd
+
+import (
+	"encoding/xml"
+	"io"
+	"strconv"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// knownPrefix returns the prefix the writer gives a namespace it knows;
+// any other namespace gets ns0, ns1… in the order the document first uses
+// them.
+func knownPrefix(ns string) (string, bool) {
+	switch ns {
+	case NamespaceXSI:
+		return "xsi", true
+	case NamespaceXSD:
+		return "xsd", true
+	case NamespaceSOAPEnc:
+		return "soapenc", true
+	case NamespaceSOAP12Enc:
+		return "enc", true
+	}
+	return "", false
+}
+
+// writer writes XML with every namespace in a prefix: a qualified name
+// gets its namespace's prefix, declared on the element where it is first
+// needed in scope; an unqualified one has none, and no default namespace
+// is ever declared, so an unprefixed name is in no namespace. The
+// prefixes are stable over a document (xsi, xsd, soapenc, enc for their
+// namespaces, ns0, ns1… for the others in order of first use).
+type writer struct {
+	w        io.Writer
+	buf      []byte
+	prefix   map[string]string // namespace → prefix, for the document
+	declared []string          // namespaces declared, innermost last
+	marks    []int             // per open element: len(declared) before it
+	names    []string          // per open element: its qualified name
+	open     bool              // a start tag is being written (attributes may follow)
+	pending  []byte            // the start tag's attributes, written at its end
+	err      error
+}
+
+func newWriter(w io.Writer) *writer {
+	return &writer{w: w, prefix: map[string]string{}}
+}
+
+// prefixOf returns ns's prefix, declaring it on the start tag being
+// written if it is not in scope.
+func (x *writer) prefixOf(ns string) string {
+	if ns == NamespaceXML {
+		return "xml"
+	}
+	p, ok := x.prefix[ns]
+	if !ok {
+		p, ok = knownPrefix(ns)
+		if !ok {
+			p = "ns" + strconv.Itoa(len(x.prefix))
+			for x.taken(p) {
+				p += "_"
+			}
+		}
+		x.prefix[ns] = p
+	}
+	for _, d := range x.declared {
+		if d == ns {
+			return p
+		}
+	}
+	x.declared = append(x.declared, ns)
+	x.pending = append(x.pending, " xmlns:"...)
+	x.pending = append(x.pending, p...)
+	x.pending = append(x.pending, `="`...)
+	x.pending = core.AppendEscapedAttr(x.pending, ns)
+	x.pending = append(x.pending, '"')
+	return p
+}
+
+// taken reports whether a prefix is given to a namespace already.
+func (x *writer) taken(p string) bool {
+	for _, q := range x.prefix {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// qname returns n as a prefixed name for the start tag being written.
+func (x *writer) qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return x.prefixOf(n.Space) + ":" + n.Local
+}
+
+// start begins a start tag; attributes may follow until the next content.
+func (x *writer) start(n xml.Name) {
+	x.finishStart()
+	x.marks = append(x.marks, len(x.declared))
+	x.pending = x.pending[:0]
+	q := x.qname(n)
+	x.names = append(x.names, q)
+	x.buf = append(x.buf, '<')
+	x.buf = append(x.buf, q...)
+	x.open = true
+}
+
+// attr writes an attribute of the start tag being written.
+func (x *writer) attr(n xml.Name, value string) {
+	q := x.qname(n)
+	x.pending = append(x.pending, ' ')
+	x.pending = append(x.pending, q...)
+	x.pending = append(x.pending, `="`...)
+	x.pending = core.AppendEscapedAttr(x.pending, value)
+	x.pending = append(x.pending, '"')
+}
+
+// finishStart ends the start tag being written.
+func (x *writer) finishStart() {
+	if !x.open {
+		return
+	}
+	x.buf = append(x.buf, x.pending...)
+	x.buf = append(x.buf, '>')
+	x.pending = x.pending[:0]
+	x.open = false
+}
+
+// text writes character data.
+func (x *writer) text(s string) {
+	x.finishStart()
+	x.buf = core.AppendEscaped(x.buf, s)
+}
+
+// end closes the element opened last: an empty one as <a/>.
+func (x *writer) end() {
+	n := len(x.names) - 1
+	if x.open {
+		x.buf = append(x.buf, x.pending...)
+		x.buf = append(x.buf, "/>"...)
+		x.pending = x.pending[:0]
+		x.open = false
+	} else {
+		x.buf = append(x.buf, "</"...)
+		x.buf = append(x.buf, x.names[n]...)
+		x.buf = append(x.buf, '>')
+	}
+	x.declared = x.declared[:x.marks[n]]
+	x.marks, x.names = x.marks[:n], x.names[:n]
+	if len(x.buf) > 4096 {
+		x.flush()
+	}
+}
+
+// flush writes what is buffered.
+func (x *writer) flush() error {
+	if x.err == nil && len(x.buf) > 0 {
+		_, x.err = x.w.Write(x.buf)
+	}
+	x.buf = x.buf[:0]
+	return x.err
+}
