@@ -80,7 +80,7 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
 	if f := reply.Fault(); f != nil {
 		return f
 	}
-	el, err := readWrapper(reply.Body(), reply.Version())
+	el, err := readWrapper(reply)
 	if errors.Is(err, io.EOF) {
 		return fmt.Errorf("rpc: call %s: empty reply body", op)
 	}

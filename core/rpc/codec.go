@@ -45,13 +45,15 @@ func encodeWrapper(b *bytes.Buffer, c *wire, v core.Version, wrapper xml.Name, p
 }
 
 // readWrapper reads the body's main element (the operation or response
-// wrapper) as a SOAP-encoding tree; literal values read as well, led by the
-// Go types.
-func readWrapper(body core.Body, v core.Version) (*soapenc.Element, error) {
+// wrapper) of m as a SOAP-encoding tree; literal values read as well, led by
+// the Go types.
+func readWrapper(m *core.Message) (*soapenc.Element, error) {
 	// soapenc refuses an encodingStyle it does not know on any element
 	// (SubcodeDataEncodingUnknown); core.Body hands it tokens without copies.
-	d := soapenc.NewDecoder(body)
-	d.Version = 0 // read both 1.1 href/id and 1.2 ref/id: clients mix them up
+	v := m.Version()
+	d := soapenc.NewDecoder(m.Body())
+	d.Version = 0                  // read both 1.1 href/id and 1.2 ref/id: clients mix them up
+	d.Headers = m.Envelope.Headers // references may point into them, ids are unique across them
 	el, err := d.ReadBody()
 	if err != nil {
 		return nil, argsFault(v, err)

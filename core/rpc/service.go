@@ -141,7 +141,7 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, err
 	}
-	el, err := readWrapper(body, v)
+	el, err := readWrapper(m)
 	if err != nil {
 		return refused(err)
 	}

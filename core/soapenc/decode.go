@@ -82,6 +82,8 @@ func (d *decodeState) element(el *Element, dst reflect.Value, ti *typeInfo) erro
 	}
 	var err error
 	switch v := el.value(); {
+	case v.x != nil && (v.x.bad != nil || v.x.target == nil && v.x.ref != ""):
+		err = spoiled(v) // an element of a header block the body cannot use
 	case ti.t == typeElement:
 		dst.Set(reflect.ValueOf(el))
 	case v != el || v.x != nil && v.x.id != "":

@@ -72,7 +72,11 @@
 // to id="x"; 1.2 enc:ref="x" to enc:id="x") and returns the main element,
 // the first top-level element not marked soapenc:root="0". A reference to an
 // id no element carries is SubcodeMissingID, an id carried twice is
-// SubcodeDuplicateID.
+// SubcodeDuplicateID. Given the envelope's header blocks (Decoder.Headers,
+// which core/rpc sets), a reference may point to an element of a header
+// block (the W3C SOAP 1.2 test collection's T57 and T76) and ids are unique
+// across the whole envelope; a 1.2 enc:ref written "#id", as in the drafts
+// and in T57, names the id "id".
 //
 // Prefixes declared on the Envelope and Body (outside the tokens read) are
 // given in Decoder.Namespaces, so xsi:type="xsd:int" resolves when xsd is

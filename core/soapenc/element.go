@@ -65,6 +65,8 @@ type extra struct {
 	offset    string   // 1.1 soapenc:offset
 	position  string   // 1.1 soapenc:position
 	root      string   // 1.1 soapenc:root
+	bad       *Error   // in a header block: why the element cannot be decoded (see spoil)
+	header    bool     // a header block's element (top-level elements only)
 }
 
 // Element is one element of a decoded body. An accessor that refers to
@@ -148,9 +150,11 @@ func (e *Element) resolve(qname string) (xml.Name, error) {
 	return xml.Name{Space: uri, Local: local}, nil
 }
 
-// path returns e's place in the tree, for error messages.
+// path returns e's place in the tree, for error messages; the path of an
+// element of a header block starts with /Header.
 func (e *Element) path() string {
 	var steps []string
+	header := false
 	for ; e != nil; e = e.parent {
 		step := e.Name.Local
 		if e.parent != nil {
@@ -166,10 +170,15 @@ func (e *Element) path() string {
 			if n > 1 {
 				step += "[" + strconv.Itoa(i) + "]"
 			}
+		} else {
+			header = e.x != nil && e.x.header
 		}
 		steps = append(steps, step)
 	}
 	var b strings.Builder
+	if header {
+		b.WriteString("/Header")
+	}
 	for i := len(steps) - 1; i >= 0; i-- {
 		b.WriteByte('/')
 		b.WriteString(steps[i])

@@ -52,6 +52,17 @@ type Decoder struct {
 	// an element (SubcodeDataEncodingUnknown); "" claims nothing. NewDecoder
 	// sets it from a core.Body (core.Body.EncodingStyle).
 	EncodingStyle string
+	// Headers are the header blocks of the envelope the body came in
+	// (core.Envelope.Headers). A reference in the body may point to an
+	// element in one of them that carries an id (SOAP 1.2 Part 2 §3.1.5.2:
+	// the ids of an envelope are unique across it; the W3C SOAP 1.2 test
+	// collection's T57 and T76 refer to an id in a header block), and an id
+	// carried twice anywhere in the envelope is SubcodeDuplicateID. Only the
+	// blocks that carry an id are read, under the same limits as the body;
+	// what is wrong in a block that has nothing to do with the SOAP encoding
+	// (an href that is not "#id", an unknown encodingStyle, an xsi:type that
+	// does not resolve) is an error only if the body's values reach it.
+	Headers []core.HeaderBlock
 
 	r xml.TokenReader
 }
@@ -92,6 +103,9 @@ func (d *Decoder) ReadBody() (*Element, error) {
 		}
 	}
 	b.t.scope = b.scope
+	if err := b.readHeaders(); err != nil {
+		return nil, err
+	}
 	if err := b.read(); err != nil {
 		return nil, err
 	}
@@ -132,7 +146,9 @@ type builder struct {
 	text                         []byte
 	lasts                        []*Element // by depth: the last child of the open element
 	ids                          map[string]*Element
-	refs                         []*Element
+	refs                         []*Element // the body's references
+	hrefs                        []*Element // the header blocks' references
+	header                       bool       // reading a header block (see headers.go)
 	raw                          bool       // reading RawTokens of a fresh *xml.Decoder
 	rawNames                     []xml.Name // raw mode: the open elements' names as written
 	strs                         interner   // Next mode: shared strings
@@ -166,6 +182,11 @@ func (b *builder) read() error {
 	if x, ok := b.d.r.(*xml.Decoder); ok && x.InputOffset() == 0 {
 		b.raw, next = true, x.RawToken // see rawtoken.go
 	}
+	return b.readTokens(next)
+}
+
+// readTokens builds the tree from the tokens next yields, up to io.EOF.
+func (b *builder) readTokens(next func() (xml.Token, error)) error {
 	for {
 		tok, err := next()
 		if err == io.EOF {
@@ -259,12 +280,16 @@ func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 		p.nkids++
 	} else {
 		e.ext().tree = b.t
-		if b.lastRoot == nil {
+		if b.header {
+			e.x.header = true // a header block: never the main element
+		} else if b.lastRoot == nil {
 			b.roots = e
 		} else {
 			b.lastRoot.next = e
 		}
-		b.lastRoot = e
+		if !b.header {
+			b.lastRoot = e
+		}
 	}
 	b.lasts[b.depth] = nil
 	b.cur = e
@@ -287,10 +312,12 @@ func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 			case "href":
 				if v != V12 {
 					ref, ok := strings.CutPrefix(trimSpace(a.Value), "#")
-					if !ok {
+					switch {
+					case ok:
+						e.ext().ref = ref
+					case !b.header: // in a header block, an href of another kind (a link) is no reference
 						return errorf(SubcodeBadValue, "href %s is not a same-document reference (\"#id\")", quote(a.Value))
 					}
-					e.ext().ref = ref
 				}
 			case "id":
 				if v != V12 {
@@ -327,12 +354,19 @@ func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 				}
 			case "ref":
 				if v != V11 {
-					e.ext().ref = trimSpace(a.Value)
+					// an IDREF; the "#id" form of the drafts (the SOAP 1.2
+					// test collection's T57 still writes it) names the same
+					// id, as no id can start with "#"
+					e.ext().ref = strings.TrimPrefix(trimSpace(a.Value), "#")
 				}
 			}
 		case nsEnvV11, nsEnvV12:
 			if a.Name.Local == "encodingStyle" && !knownStyle(a.Value) {
-				return &Error{Subcode: SubcodeDataEncodingUnknown, Msg: "unknown encodingStyle " + quote(a.Value)}
+				err := &Error{Subcode: SubcodeDataEncodingUnknown, Msg: "unknown encodingStyle " + quote(a.Value)}
+				if !b.header {
+					return err
+				}
+				b.spoil(e, err)
 			}
 		}
 	}
@@ -345,7 +379,10 @@ func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 			e.typ, e.tkind, e.isArr = c.typ, c.tkind, c.isArr
 		} else {
 			n, err := e.resolve(typ)
-			if err != nil {
+			if err != nil && b.header {
+				b.spoil(e, err)
+				n = xml.Name{}
+			} else if err != nil {
 				return withElemPath(err, e)
 			}
 			e.typ = b.t.typeIndex(n)
@@ -371,10 +408,21 @@ func (b *builder) start(name xml.Name, attrs []xml.Attr) error {
 		}
 		if x.ref != "" {
 			if x.id != "" && v == V12 {
-				return withElemPath(errorf(SubcodeBadValue, "element has both enc:id and enc:ref"), e)
+				err := errorf(SubcodeBadValue, "element has both enc:id and enc:ref")
+				if !b.header {
+					return withElemPath(err, e)
+				}
+				b.spoil(e, err)
 			}
-			b.refs = append(b.refs, e)
+			if b.header {
+				b.hrefs = append(b.hrefs, e)
+			} else {
+				b.refs = append(b.refs, e)
+			}
 		}
+	}
+	if p := e.parent; b.header && p != nil && p.x != nil && p.x.bad != nil && e.ext().bad == nil {
+		e.x.bad = p.x.bad // what spoils an element spoils what it holds
 	}
 	return nil
 }
@@ -397,7 +445,8 @@ func knownStyle(v string) bool {
 
 // resolve links every reference to its element. A reference to a
 // reference is followed to the end of the chain (each chain is walked once);
-// a loop is an error.
+// a loop is an error. A reference in a header block to an id no element has
+// is left unresolved: decoding it is SubcodeMissingID.
 func (b *builder) resolve() error {
 	for _, e := range b.refs {
 		t := b.ids[e.x.ref]
@@ -406,20 +455,29 @@ func (b *builder) resolve() error {
 		}
 		e.x.target = t
 	}
+	for _, e := range b.hrefs {
+		e.x.target = b.ids[e.x.ref]
+	}
 	var chain []*Element
-	for _, e := range b.refs {
-		chain = chain[:0]
-		t := e.x.target
-		for t.x != nil && t.x.target != nil {
-			if len(chain) > len(b.refs) {
-				return withElemPath(errorf(SubcodeBadValue, "references form a loop"), e)
+	all := len(b.refs) + len(b.hrefs)
+	for _, refs := range [2][]*Element{b.refs, b.hrefs} {
+		for _, e := range refs {
+			t := e.x.target
+			if t == nil {
+				continue // a dangling reference in a header block
 			}
-			chain = append(chain, t)
-			t = t.x.target
-		}
-		e.x.target = t
-		for _, c := range chain {
-			c.x.target = t
+			chain = chain[:0]
+			for t.x != nil && t.x.target != nil {
+				if len(chain) > all {
+					return withElemPath(errorf(SubcodeBadValue, "references form a loop"), e)
+				}
+				chain = append(chain, t)
+				t = t.x.target
+			}
+			e.x.target = t
+			for _, c := range chain {
+				c.x.target = t
+			}
 		}
 	}
 	return nil
