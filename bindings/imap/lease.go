@@ -79,20 +79,34 @@ func (r *Receiver) stamp(s *session, uid imap.UID) int {
 }
 
 // renewLoop renews the lease keywords of the open deliveries every quarter
-// lease, until Close.
+// lease, and sends the processing folder's connection a NOOP when it was
+// silent for WithIdleInterval (servers drop silent clients after 30
+// minutes, as they drop idling ones), until Close.
 func (r *Receiver) renewLoop() {
 	defer close(r.renewDone)
-	t := time.NewTicker(max(r.o.lease/4, time.Millisecond))
+	every := max(min(r.o.lease/4, r.o.idle/2), time.Millisecond)
+	t := time.NewTicker(every)
 	defer t.Stop()
+	lastRenew := time.Now()
 	for {
 		select {
 		case <-r.closed:
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), r.o.lease/2+time.Second)
-		r.renew(ctx)
-		cancel()
+		if time.Since(lastRenew) >= r.o.lease/4 {
+			lastRenew = time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), r.o.lease/2+time.Second)
+			r.renew(ctx)
+			cancel()
+		}
+		if time.Since(time.Unix(0, r.workUsed.Load())) >= r.o.idle {
+			ctx, cancel := context.WithTimeout(context.Background(), r.o.dialTimeout)
+			if err := r.onWork(ctx, func(s *session) error { return s.c.Noop().Wait() }); err != nil && !r.isClosed() {
+				r.o.log.WarnContext(ctx, "imap: NOOP on the processing folder's connection failed", slog.Any("err", err))
+			}
+			cancel()
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -34,6 +35,7 @@ type Receiver struct {
 	workMu    sync.Mutex // guards work and workFails
 	work      *session   // the processing folder: fetch, renew, settle, recover
 	workFails int
+	workUsed  atomic.Int64 // unix ns of the last command on work
 
 	mu       sync.Mutex
 	inflight map[imap.UID]*delivery
@@ -288,6 +290,7 @@ func (r *Receiver) onWork(ctx context.Context, op func(s *session) error) error 
 		stop := s.watch(ctx)
 		err = op(s)
 		stop()
+		r.workUsed.Store(time.Now().UnixNano())
 		if err == nil || !isConnErr(err) || ctx.Err() != nil {
 			return err
 		}

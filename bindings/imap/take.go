@@ -133,7 +133,13 @@ func fetchSize(s *session, uid imap.UID) (int64, error) {
 // large); err a command's or the connection's.
 func (r *Receiver) fetchMessage(s *session, d *delivery) (m *core.Message, readErr, err error) {
 	cmd := s.c.Fetch(imap.UIDSetNum(d.uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}})
-	defer cmd.Close()
+	// A literal that failed half-read (the connection lost) must not be
+	// read again: go-imap's reader goroutine has taken the connection
+	// back. The connection is closed and the command left unconsumed.
+	broken := func(err error) (*core.Message, error, error) {
+		s.close()
+		return nil, nil, err
+	}
 	var (
 		data []byte
 		file *os.File
@@ -155,12 +161,12 @@ func (r *Receiver) fetchMessage(s *session, d *delivery) (m *core.Message, readE
 			if size <= maxInMemory {
 				data = make([]byte, size)
 				if _, err := io.ReadFull(body.Literal, data); err != nil {
-					return nil, nil, err
+					return broken(err)
 				}
 				continue
 			}
 			if file, err = spool(body.Literal, size); err != nil {
-				return nil, nil, err
+				return broken(err)
 			}
 		}
 	}
