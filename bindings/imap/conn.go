@@ -22,6 +22,9 @@ type session struct {
 	// exists is signalled (without blocking) when the server says the
 	// selected folder's message count changed: new mail, under IDLE.
 	exists chan struct{}
+	// mod sees the MODIFIED codes of conditional STOREs (the inbox
+	// session's; nil on others).
+	mod *modified
 }
 
 // close ends the connection without a word (LOGOUT waits for the server).
@@ -40,6 +43,15 @@ func (s *session) watch(ctx context.Context) (stop func() bool) {
 // dial connects to e, secures the connection as e's scheme says, logs in
 // and selects folder (none when it is ""), all within c.dialTimeout and ctx.
 func dial(parent context.Context, e endpoint, c *clientConfig, folder string) (*session, error) {
+	return dialSession(parent, e, c, folder, false)
+}
+
+// dialInbox is dial for the inbox session, which reads MODIFIED codes.
+func dialInbox(parent context.Context, e endpoint, c *clientConfig) (*session, error) {
+	return dialSession(parent, e, c, e.folder, true)
+}
+
+func dialSession(parent context.Context, e endpoint, c *clientConfig, folder string, sniff bool) (*session, error) {
 	ctx, cancel := context.WithTimeout(parent, c.dialTimeout)
 	defer cancel()
 	fail := func(stage string, err error) (*session, error) {
@@ -56,7 +68,13 @@ func dial(parent context.Context, e endpoint, c *clientConfig, folder string) (*
 		return fail("dial", err)
 	}
 	s := &session{exists: make(chan struct{}, 1), folder: folder}
-	opts := &imapclient.Options{
+	opts := &imapclient.Options{}
+	if sniff {
+		s.mod = &modified{}
+		opts.DebugWriter = s.mod
+	}
+	*opts = imapclient.Options{
+		DebugWriter: opts.DebugWriter,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
 				if data.NumMessages != nil {

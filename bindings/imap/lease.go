@@ -147,9 +147,10 @@ func (r *Receiver) renew(ctx context.Context) {
 	}
 }
 
-// maybeRecover looks for stale claims in the processing folder at the first
-// Receive and then every WithRecoverInterval (see recoverStale).
-func (r *Receiver) maybeRecover(ctx context.Context) {
+// maybeRecover looks for stale claims in the processing folder (see
+// recoverStale) and in the inbox (staleInInbox, on the inbox session s) at
+// the first Receive and then every WithRecoverInterval.
+func (r *Receiver) maybeRecover(ctx context.Context, s *session) {
 	if !r.lastRecover.IsZero() && time.Since(r.lastRecover) < r.o.recoverEvery {
 		return
 	}
@@ -157,6 +158,45 @@ func (r *Receiver) maybeRecover(ctx context.Context) {
 	if err := r.onWork(ctx, func(s *session) error { return r.recoverStale(ctx, s) }); err != nil && ctx.Err() == nil {
 		r.o.log.WarnContext(ctx, "imap: looking for stale claims failed", slog.Any("err", err))
 	}
+	stop := s.watch(ctx)
+	defer stop()
+	if err := r.staleInInbox(ctx, s); err != nil && ctx.Err() == nil {
+		r.o.log.WarnContext(ctx, "imap: looking for stale claims in the inbox failed", slog.Any("err", err))
+	}
+}
+
+// staleInInbox takes the lease keywords off inbox mails whose claim
+// (condClaim) ran out of lease before the mail was moved: its Receiver
+// died between the STORE and the MOVE.
+func (r *Receiver) staleInInbox(ctx context.Context, s *session) error {
+	crit := imap.SearchCriteria{Flag: []imap.Flag{leaseFlag(0)}}
+	for b := 1; b < leaseBuckets; b++ {
+		crit = imap.SearchCriteria{Or: [][2]imap.SearchCriteria{{crit, {Flag: []imap.Flag{leaseFlag(b)}}}}}
+	}
+	data, err := s.c.UIDSearch(&crit, nil).Wait()
+	if err != nil {
+		return err
+	}
+	uids := data.AllUIDs()
+	if len(uids) == 0 {
+		return nil
+	}
+	msgs, err := s.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, Flags: true}).Collect()
+	if err != nil {
+		return err
+	}
+	now := r.bucket(time.Now())
+	var stale imap.UIDSet
+	for _, m := range msgs {
+		if age, ok := r.age(m.Flags, now); ok && age >= leaseStale {
+			stale.AddNum(m.UID)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	r.o.log.WarnContext(ctx, "imap: released inbox mails whose claim ran out of lease before the move", slog.String("uids", stale.String()))
+	return s.c.Store(stale, &imap.StoreFlags{Op: imap.StoreFlagsDel, Silent: true, Flags: leaseFlags()}, nil).Close()
 }
 
 // recoverStale returns to the inbox the mails of the processing folder

@@ -65,7 +65,7 @@ func NewReceiver(ctx context.Context, addr string, opts ...ReceiverOption) (*Rec
 		}
 	}
 	r := &Receiver{e: e, o: o, closed: make(chan struct{}), renewDone: make(chan struct{}), inflight: map[imap.UID]*delivery{}}
-	w, err := dial(ctx, e, &o.clientConfig, e.folder)
+	w, err := dialInbox(ctx, e, &o.clientConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +122,11 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("imap: receive: %w", err)
 		}
-		r.maybeRecover(ctx)
 		s, err := r.watchSession(ctx)
 		if err != nil {
 			return nil, err
 		}
+		r.maybeRecover(ctx, s)
 		if len(r.pending) == 0 {
 			drain(s.exists)
 			uids, err := r.search(ctx, s)
@@ -150,12 +150,12 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 	}
 }
 
-// search returns the UIDs of the inbox's mails not marked deleted, oldest
-// first.
+// search returns the UIDs of the inbox's mails neither marked deleted nor
+// being claimed (a lease keyword: see condClaim), oldest first.
 func (r *Receiver) search(ctx context.Context, s *session) ([]imap.UID, error) {
 	stop := s.watch(ctx)
 	defer stop()
-	data, err := s.c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagDeleted}}, nil).Wait()
+	data, err := s.c.UIDSearch(&imap.SearchCriteria{NotFlag: append(leaseFlags(), imap.FlagDeleted)}, nil).Wait()
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (r *Receiver) search(ctx context.Context, s *session) ([]imap.UID, error) {
 // when the server has it, else WithPollInterval.
 func (r *Receiver) wait(ctx context.Context, s *session) error {
 	if !s.caps().Has(imap.CapIdle) && !s.caps().Has(imap.CapIMAP4rev2) {
-		t := time.NewTimer(r.o.poll)
+		t := time.NewTimer(min(r.o.poll, r.o.recoverEvery))
 		defer t.Stop()
 		select {
 		case <-t.C:
@@ -179,7 +179,8 @@ func (r *Receiver) wait(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
-	t := time.NewTimer(r.o.idle)
+	// Woken for the next look for stale claims too.
+	t := time.NewTimer(min(r.o.idle, r.o.recoverEvery))
 	defer t.Stop()
 	select {
 	case <-s.exists:
@@ -207,7 +208,7 @@ func (r *Receiver) watchSession(ctx context.Context) (*session, error) {
 				return nil, err
 			}
 		}
-		s, err := dial(ctx, r.e, &r.o.clientConfig, r.e.folder)
+		s, err := dialInbox(ctx, r.e, &r.o.clientConfig)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("imap: receive: %w", ctx.Err())

@@ -190,7 +190,7 @@ func (s *Server) changes() <-chan struct{} {
 
 // saslSession is what a memSession offers but MOVE.
 type saslSession interface {
-	imapserver.Session
+	imapserver.SessionNamespace
 	AuthenticateMechanisms() []string
 	Authenticate(mech string) (sasl.Server, error)
 }

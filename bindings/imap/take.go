@@ -48,7 +48,10 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 		readErr error
 	)
 	err = r.onWork(ctx, func(s *session) error {
-		d.bucket = r.stamp(s, puid)
+		b := r.stamp(s, puid)
+		r.mu.Lock()
+		d.bucket = b
+		r.mu.Unlock()
 		size, err := fetchSize(s, puid)
 		if err != nil {
 			return err
@@ -87,13 +90,19 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 }
 
 // claim moves the inbox mail uid into the processing folder and returns its
-// UID there, 0 if it was no longer in the inbox (another Receiver took it).
-// With MOVE (RFC 6851) the claim is atomic; without, go-imap's client
-// copies, flags \Deleted and expunges that UID (UIDPLUS), and two Receivers
-// may both copy one mail (see the package documentation).
+// UID there, 0 if another Receiver took it. Where the server has CONDSTORE
+// the mail is first taken by a conditional STORE (condClaim), so only one
+// Receiver moves it; else the MOVE (RFC 6851) is the claim. Without MOVE,
+// go-imap's client copies, flags \Deleted and expunges that UID (UIDPLUS).
 func (r *Receiver) claim(ctx context.Context, s *session, uid imap.UID) (imap.UID, error) {
 	stop := s.watch(ctx)
 	defer stop()
+	if s.caps().Has(imap.CapCondStore) {
+		won, err := r.condClaim(s, uid)
+		if err != nil || !won {
+			return 0, err
+		}
+	}
 	data, err := s.c.Move(imap.UIDSetNum(uid), r.o.processing).Wait()
 	if err != nil {
 		return 0, err
