@@ -181,4 +181,3 @@ func TestStaleClaimsRecovered(t *testing.T) {
 	assert.Contains(t, rest[0].text, ">mine<")
 	require.NoError(t, d.Ack(t.Context()), "the live claim was not taken from its Receiver")
 }
-

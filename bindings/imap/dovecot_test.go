@@ -61,7 +61,7 @@ func startDovecot(t *testing.T) *dovecot {
 		fmt.Fprintf(&passwd, "user%d:{PLAIN}secret::::::\n", i)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(base, "passwd"), []byte(passwd.String()), 0o644))
-	p1, p2 := freePort(t), freePort(t)
+	p1, p2 := freePorts(t)
 	conf := fmt.Sprintf(`base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
@@ -155,10 +155,14 @@ func (d *dovecot) url(user string, implicit bool) string {
 	return "imap://" + user + "@" + d.imap + "/INBOX"
 }
 
-func freePort(t *testing.T) int {
+// freePorts returns two distinct free loopback ports.
+func freePorts(t *testing.T) (int, int) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l1, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	defer l1.Close()
+	l2, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l2.Close()
+	return l1.Addr().(*net.TCPAddr).Port, l2.Addr().(*net.TCPAddr).Port
 }
