@@ -324,6 +324,32 @@ func (d *decodeState) array(el *Element, dst reflect.Value, ti *typeInfo) error 
 	return d.fill(dst, ti, items, info.dims)
 }
 
+// Absent items. A sparse array (soapenc:position) or a partially
+// transmitted one (soapenc:offset, or fewer items than it declares) has
+// positions no item was sent for. They are absent, not empty: an item type
+// that can be nil (a pointer, an interface, a *Element) holds nil there;
+// any other is an error naming the position, never a zero value the sender
+// did not send. A slice ends with the last item sent, so only positions
+// before it, or a Go array longer than the items sent, can be absent.
+
+// holdsAbsence reports whether items of type ti can stand for an absent
+// item (nil).
+func holdsAbsence(ti *typeInfo) bool { return ti.kind == kPtr || ti.kind == kIface }
+
+func absentItem(i int, ti *typeInfo) *Error {
+	return errorf(SubcodeBadValue, "the array's item %d (from 0, row-major) was not sent (a sparse or partially transmitted array) and a %s cannot be absent: decode into pointers or any", i, ti.t)
+}
+
+// trailingAbsent refuses a Go array of type ti that n items fill in part
+// when the array declares more (units, -1 if it does not say): its other
+// places would hold values never sent.
+func trailingAbsent(ti *typeInfo, n, units int) error {
+	if units > n && ti.arrayLen > n && !holdsAbsence(ti.elem) {
+		return absentItem(n, ti.elem)
+	}
+	return nil
+}
+
 // fillChildren is fill with the children of el as the items.
 func (d *decodeState) fillChildren(dst reflect.Value, ti *typeInfo, el *Element, dims []int) error {
 	if len(dims) > 1 && (ti.elem.kind == kSlice || ti.elem.kind == kArray) {
@@ -339,6 +365,9 @@ func (d *decodeState) fillChildren(dst reflect.Value, ti *typeInfo, el *Element,
 	} else {
 		if int(el.nkids) > ti.arrayLen {
 			return arrayError("%d items do not fit in %s", el.nkids, ti.t)
+		}
+		if err := trailingAbsent(ti, int(el.nkids), declared(dims)); err != nil {
+			return err
 		}
 		dst.SetZero()
 		s = dst
@@ -384,18 +413,28 @@ func (d *decodeState) fill(dst reflect.Value, ti *typeInfo, items []*Element, di
 		if n > ti.arrayLen {
 			return arrayError("%d items do not fit in %s", n, ti.t)
 		}
+		units := declared(dims) // the items, or the rows when cut into rows
+		if chunk {
+			units = dims[0]
+		}
+		if err := trailingAbsent(ti, n, units); err != nil {
+			return err
+		}
 		dst.SetZero()
 		s = dst
 	}
 	for i := 0; i < n; i++ {
-		if chunk {
+		switch {
+		case chunk:
 			if err := d.fill(s.Index(i), ti.elem, items[i*rowSize:min(len(items), (i+1)*rowSize)], dims[1:]); err != nil {
 				return err
 			}
-		} else if items[i] != nil {
+		case items[i] != nil:
 			if err := d.element(items[i], s.Index(i), ti.elem); err != nil {
 				return err
 			}
+		case !holdsAbsence(ti.elem):
+			return absentItem(i, ti.elem)
 		}
 	}
 	if ti.kind == kSlice {

@@ -234,24 +234,70 @@ bG8=</bin><s>  keep  </s><big>123456789012345678901234567890</big></op>`)
 	assert.Equal(t, "123456789012345678901234567890", args.Big.String())
 }
 
+// TestDecodeSparseAndPartialArrays: the positions of a sparse
+// (soapenc:position) or partially transmitted (soapenc:offset, fewer items
+// than declared) SOAP 1.1 array that no item was sent for are absent: nil
+// in a slice of pointers or of any, and an error for item types that cannot
+// be absent, never a value the sender did not send.
 func TestDecodeSparseAndPartialArrays(t *testing.T) {
 	const ns = `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"`
-	var got []string
-	el := read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[5]" soapenc:offset="[2]"><i>third</i><i>fourth</i></a>`)
-	require.NoError(t, el.Decode(&got))
-	assert.Equal(t, []string{"", "", "third", "fourth"}, got)
+	ptr := func(s string) *string { return &s }
+	offset := `<a ` + ns + ` soapenc:arrayType="xsd:string[5]" soapenc:offset="[2]"><i>third</i><i>fourth</i></a>`
+	sparse := `<a ` + ns + ` soapenc:arrayType="xsd:string[10]"><i soapenc:position="[7]">eighth</i><i soapenc:position="[1]">second</i></a>`
 
-	el = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[10]"><i soapenc:position="[7]">eighth</i><i soapenc:position="[1]">second</i></a>`)
-	require.NoError(t, el.Decode(&got))
-	assert.Equal(t, []string{"", "second", "", "", "", "", "", "eighth"}, got)
+	var ptrs []*string
+	require.NoError(t, read(t, soapenc.V11, offset).Decode(&ptrs))
+	assert.Equal(t, []*string{nil, nil, ptr("third"), ptr("fourth")}, ptrs, "offset: the first two absent")
+	require.NoError(t, read(t, soapenc.V11, sparse).Decode(&ptrs))
+	assert.Equal(t, []*string{nil, ptr("second"), nil, nil, nil, nil, nil, ptr("eighth")}, ptrs, "positions")
+	var anys []any
+	require.NoError(t, read(t, soapenc.V11, sparse).Decode(&anys))
+	assert.Equal(t, []any{nil, "second", nil, nil, nil, nil, nil, "eighth"}, anys)
+	var els []*soapenc.Element
+	require.NoError(t, read(t, soapenc.V11, sparse).Decode(&els))
+	require.Len(t, els, 8)
+	assert.Nil(t, els[0])
+	assert.Equal(t, "second", els[1].Text())
 
+	// a type that cannot be absent: refused, naming the position
+	var strs []string
+	err := read(t, soapenc.V11, offset).Decode(&strs)
+	assert.Equal(t, soapenc.SubcodeBadValue, subcode(t, err))
+	assert.ErrorContains(t, err, "item 0 (from 0, row-major) was not sent")
+	assert.Nil(t, strs, "nothing decoded")
+	err = read(t, soapenc.V11, sparse).Decode(&strs)
+	assert.ErrorContains(t, err, "item 0 ")
+	var ints [10]int
+	err = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:int[10]"><i soapenc:position="[0]">1</i></a>`).Decode(&ints)
+	assert.ErrorContains(t, err, "item 1 ", "a Go array's places after the last item sent are absent too")
+	// an array without gaps decodes into any type
+	require.NoError(t, read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[2]" soapenc:offset="[0]"><i>a</i><i soapenc:position="[1]">b</i></a>`).Decode(&strs))
+	assert.Equal(t, []string{"a", "b"}, strs)
+	// a partially transmitted array into a slice: it ends with the last item sent
+	require.NoError(t, read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[5]"><i>a</i><i>b</i></a>`).Decode(&strs))
+	assert.Equal(t, []string{"a", "b"}, strs)
+	var three [3]string
+	err = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[5]"><i>a</i><i>b</i></a>`).Decode(&three)
+	assert.ErrorContains(t, err, "item 2 ", "into a Go array, the third place would be invented")
+	var two [2]string
+	require.NoError(t, read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:string[5]"><i>a</i><i>b</i></a>`).Decode(&two))
+	assert.Equal(t, [2]string{"a", "b"}, two)
+
+	// two dimensions: by rows
+	grid2 := `<a ` + ns + ` soapenc:arrayType="xsd:int[2,2]"><i soapenc:position="[1,0]">3</i></a>`
+	var pgrid [][]*int
+	require.NoError(t, read(t, soapenc.V11, grid2).Decode(&pgrid))
+	three3 := 3
+	assert.Equal(t, [][]*int{{nil, nil}, {&three3}}, pgrid)
 	var grid [][]int
-	el = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:int[2,2]"><i soapenc:position="[1,0]">3</i></a>`)
-	require.NoError(t, el.Decode(&grid))
-	assert.Equal(t, [][]int{{0, 0}, {3}}, grid)
+	err = read(t, soapenc.V11, grid2).Decode(&grid)
+	assert.ErrorContains(t, err, "item 0 ")
+	var fixed [2][2]int
+	err = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:int[2,2]"><i>1</i><i>2</i></a>`).Decode(&fixed)
+	assert.ErrorContains(t, err, "item 1 ", "the second row was not sent")
 
 	// an array of arrays, 1.1 form
-	el = read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:int[][2]"><i soapenc:arrayType="xsd:int[1]"><x>1</x></i><i soapenc:arrayType="xsd:int[0]"/></a>`)
+	el := read(t, soapenc.V11, `<a `+ns+` soapenc:arrayType="xsd:int[][2]"><i soapenc:arrayType="xsd:int[1]"><x>1</x></i><i soapenc:arrayType="xsd:int[0]"/></a>`)
 	require.NoError(t, el.Decode(&grid))
 	assert.Equal(t, [][]int{{1}, {}}, grid)
 }

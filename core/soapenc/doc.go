@@ -105,7 +105,13 @@
 // An array may declare more items than it sends and may use soapenc:offset
 // and soapenc:position: slices grow with the items present, never with the
 // declared size; a declared size above MaxArraySize, or more items than
-// declared, is SubcodeArraySize. Multi-dimensional arrays ("xsd:int[2,3]",
+// declared, is SubcodeArraySize. The positions no item was sent for are
+// absent, not empty: nil in a slice (or Go array) of pointers, of any or of
+// *Element, and SubcodeBadValue naming the position for item types that
+// cannot be nil (a []string is never given an empty string the sender did
+// not send); a slice ends with the last item sent, and a Go array longer
+// than the items sent of an array that declares more is refused likewise.
+// Multi-dimensional arrays ("xsd:int[2,3]",
 // arraySize "2 3") decode into [][]T (or [2][3]T) by rows, arrays of arrays
 // ("xsd:int[][2]") into [][]T, and either into a flat []T.
 //
