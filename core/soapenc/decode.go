@@ -25,7 +25,7 @@ func (e *Element) Decode(v any) error {
 		return errorf(SubcodeUnsupported, "Decode needs a non-nil pointer, not %T", v)
 	}
 	t := e.tree()
-	d := decodeState{t: t, maxDepth: limit(t.d.MaxDepth, DefaultMaxDepth)}
+	d := newDecodeState(t)
 	err := d.element(e, rv.Elem(), infoOf(rv.Type().Elem()))
 	if err != nil {
 		t.memo = nil // no half-decoded value is shared with a later Decode
@@ -56,7 +56,7 @@ func DecodeItems(items []*Element, v any) error {
 		return nil
 	}
 	t := items[0].tree()
-	d := decodeState{t: t, maxDepth: limit(t.d.MaxDepth, DefaultMaxDepth)}
+	d := newDecodeState(t)
 	ti := infoOf(s.Type().Elem())
 	for i, it := range items {
 		if err := d.element(it, s.Index(i), ti); err != nil {
@@ -72,6 +72,14 @@ type decodeState struct {
 	t        *tree
 	depth    int
 	maxDepth int
+	strict   bool   // Decoder.Strict
+	forms    bool   // Decoder.CheckForms
+	fieldNS  string // Decoder.FieldNamespace
+}
+
+func newDecodeState(t *tree) decodeState {
+	return decodeState{t: t, maxDepth: limit(t.d.MaxDepth, DefaultMaxDepth),
+		strict: t.d.Strict, forms: t.d.CheckForms, fieldNS: t.d.FieldNamespace}
 }
 
 // element decodes the accessor el into dst.
@@ -101,6 +109,9 @@ func (d *decodeState) element(el *Element, dst reflect.Value, ti *typeInfo) erro
 // direct decodes the content of the value element el into dst.
 func (d *decodeState) direct(el *Element, dst reflect.Value, ti *typeInfo) error {
 	if el.isNil {
+		if d.strict && !nilOK(ti) {
+			return errorf(SubcodeBadValue, "xsi:nil for a %s, which cannot be nil", ti.t)
+		}
 		dst.SetZero()
 		return nil
 	}
@@ -161,14 +172,32 @@ func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) 
 		return errorf(SubcodeBadValue, "expected a %s structure, found an array", ti.t)
 	}
 	var repeated []int // per field: 1 + the items read of a list field sent as repeated elements
+	var seenBuf [32]bool
+	var seen []bool // per field, when strict: its element was read
+	if d.strict {
+		if len(ti.fields) <= len(seenBuf) {
+			seen = seenBuf[:len(ti.fields)]
+		} else {
+			seen = make([]bool, len(ti.fields))
+		}
+	}
 	hint := 0
 	for c := el.first; c != nil; c = c.next {
-		i := fieldIndex(ti, c.Name.Local, hint)
+		i := d.fieldIndex(ti, c.Name.Local, hint)
 		if i < 0 {
+			if d.strict {
+				return withElemPath(errorf(SubcodeBadValue, "unexpected element %s: %s has no such field", nameString(c.Name), ti.t), c)
+			}
 			continue
 		}
 		hint = i + 1
 		f := &ti.fields[i]
+		if err := d.checkForm(c, f.name, f.space); err != nil {
+			return err
+		}
+		if seen != nil {
+			seen[i] = true
+		}
 		fv := dst.Field(f.index[0])
 		if len(f.index) > 1 {
 			fv = dst.FieldByIndex(f.index)
@@ -202,7 +231,55 @@ func (d *decodeState) structValue(el *Element, dst reflect.Value, ti *typeInfo) 
 			return err
 		}
 	}
+	for i, ok := range seen {
+		if f := &ti.fields[i]; !ok && f.required {
+			return errorf(SubcodeBadValue, "missing element %s (field %s of %s)", f.name, ti.t.FieldByIndex(f.index).Name, ti.t)
+		}
+	}
 	return nil
+}
+
+// checkForm checks the namespace of a field's element c: the tag's (space)
+// always, else FieldNamespace with CheckForms.
+func (d *decodeState) checkForm(c *Element, local, space string) error {
+	want := space
+	if want == "" {
+		if !d.forms {
+			return nil
+		}
+		want = d.fieldNS
+	}
+	if c.Name.Space == want {
+		return nil
+	}
+	msg := "the element " + local + " is in no namespace, but must be in " + want + " (qualified)"
+	switch {
+	case want == "":
+		msg = "the element " + local + " is in the namespace " + c.Name.Space + ", but must be in none (unqualified)"
+	case c.Name.Space != "":
+		msg = "the element " + local + " is in the namespace " + c.Name.Space + ", but must be in " + want
+	}
+	return withElemPath(&Error{Subcode: SubcodeBadValue, Msg: msg}, c)
+}
+
+// nameString writes an element name for a message: local, or {ns}local.
+func nameString(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return "{" + n.Space + "}" + n.Local
+}
+
+// nilOK reports whether a value of ti may be xsi:nil when reading strictly:
+// what the Encoder writes nil.
+func nilOK(ti *typeInfo) bool {
+	switch ti.kind {
+	case kPtr, kIface, kMap, kSlice, kBase64, kHex, kQName, kInvalid:
+		return true
+	case kBigInt, kRat:
+		return ti.isPtr
+	}
+	return false
 }
 
 // hasSibling reports whether a later sibling of c has c's local name.
@@ -216,14 +293,21 @@ func hasSibling(c *Element) bool {
 }
 
 // fieldIndex finds the field for an element name: the field after the last
-// one matched, then by name, then ignoring case.
-func fieldIndex(ti *typeInfo, local string, hint int) int {
+// one matched, then by name, then (unless strict) ignoring case.
+func (d *decodeState) fieldIndex(ti *typeInfo, local string, hint int) int {
 	if hint < len(ti.fields) && ti.fields[hint].name == local {
 		return hint
 	}
 	if i, ok := ti.byName[local]; ok {
 		return i
 	}
+	if d.strict {
+		return -1
+	}
+	return foldedField(ti, local)
+}
+
+func foldedField(ti *typeInfo, local string) int {
 	for i := range ti.fields {
 		if strings.EqualFold(ti.fields[i].name, local) {
 			return i
@@ -242,7 +326,7 @@ func matchesStruct(el *Element, ti *typeInfo) bool {
 		return false
 	}
 	for c := el.first; c != nil; c = c.next {
-		if fieldIndex(ti, c.Name.Local, 0) >= 0 {
+		if _, ok := ti.byName[c.Name.Local]; ok || foldedField(ti, c.Name.Local) >= 0 {
 			return true
 		}
 	}

@@ -15,8 +15,10 @@
 // element whose children are the parts. Every top-level element declares
 // every prefix it uses (m for its own namespace, xsi, xsd, soapenc or enc,
 // tns for TypeNamespace), so the output can be placed in any Body. Accessors
-// (struct fields, parts, array items) are unqualified; array items are named
-// "item".
+// (struct fields, parts, array items) are unqualified, unless FieldNamespace
+// qualifies struct fields (and literal list items) as a schema with
+// elementFormDefault="qualified" does, a part has a Space, or a field's xml
+// tag names a namespace ("urn:x name"); array items are named "item".
 //
 // Go types and the XML Schema types they are written as:
 //
@@ -40,8 +42,11 @@
 //	pointer, interface      the value pointed to or held; nil is xsi:nil="true"
 //
 // Field names come from a `soap:"name,omitempty"` tag, else from the name of
-// an `xml:"name"` tag, else the field name; "-" skips a field; omitempty
-// skips false, 0, "", nil and empty values, and zero structs. A field named
+// an `xml:"name"` or `xml:"urn:x name"` tag, else the field name; "-" skips
+// a field; omitempty skips false, 0, "", nil and empty values, and zero
+// structs; nillable (on a pointer, map, slice or interface) writes a nil
+// value xsi:nil="true" where a plain nil pointer is left out: a required
+// and nillable element (minOccurs="1" nillable="true"). A field named
 // XMLName of type xml.Name is skipped. Embedded structs without a name tag
 // have their fields promoted.
 //
@@ -96,7 +101,14 @@
 // values (zeep, node-soap) decode. A value that does not fit ("abc" or
 // "300" into an int8, a structure into a string) is an *Error with
 // SubcodeBadValue. Struct fields are matched by local name (then ignoring
-// case), unknown accessors are ignored. A slice is read from a SOAP array,
+// case), unknown accessors are ignored, absent fields left as they are and
+// xsi:nil read as the zero value, unless the Decoder is Strict: then an
+// absent field the Encoder always writes (Field.Required), xsi:nil on a
+// value that cannot be nil, an element no field has and a name in another
+// case are each an error naming the element. A field's element may be in
+// any namespace, but a tag's namespace is always checked, and CheckForms
+// checks every field against FieldNamespace (qualified) or none
+// (unqualified). A slice is read from a SOAP array,
 // from a wrapper element of items without array markers, from one bare
 // value, or — as a struct field — from repeated sibling elements of the
 // field's name (node-soap style); DecodeItems does the same for a list of

@@ -46,15 +46,23 @@ type Encoder struct {
 	// as one element of "item" children instead of repeated elements: the
 	// rpc/literal form of an array parameter (an ArrayOfX part type).
 	WrapLists bool
+	// FieldNamespace, when not "", qualifies the elements of struct fields
+	// (and the "item" elements of literal lists) with that namespace, as a
+	// schema with elementFormDefault="qualified" wants them: the target
+	// namespace of the schema that declares the types. A field whose tag
+	// names a namespace ("urn:x name") is in that namespace whatever
+	// FieldNamespace says. Parts are qualified by their Space.
+	FieldNamespace string
 }
 
 // Part is one accessor (an RPC parameter or result) of an EncodeParts wrapper.
 type Part struct {
 	Name  string // element name, unqualified unless Space is set
 	Value any    // nil is written as xsi:nil="true"
-	// Space qualifies the accessor with a namespace (declared on it), as
-	// the SOAP 1.2 rpc:result accessor is; accessors are usually
-	// unqualified.
+	// Space qualifies the accessor with a namespace, as the SOAP 1.2
+	// rpc:result accessor and the children of a document/literal wrapper
+	// whose schema says elementFormDefault="qualified" are; rpc accessors
+	// are unqualified.
 	Space string
 }
 
@@ -112,15 +120,10 @@ func (e *Encoder) EncodeParts(w io.Writer, wrapper xml.Name, parts ...Part) erro
 		if !validNCName(p.Name) {
 			return errorf(SubcodeUnsupported, "part name %q is not a valid XML element name", p.Name)
 		}
-		open, close := "<"+p.Name, "</"+p.Name+">"
-		if p.Space != "" {
-			ns, err := appendEscaped(nil, p.Space, true)
-			if err != nil {
-				return errorf(SubcodeUnsupported, "part namespace %q: %v", p.Space, err)
-			}
-			open, close = "<p:"+p.Name+` xmlns:p="`+string(ns)+`"`, "</p:"+p.Name+">"
+		open, close, err := s.tags(p.Name, p.Space, true)
+		if err != nil {
+			return withPath(err, p.Name)
 		}
-		var err error
 		if s.lit {
 			err = s.literalAny(open, close, reflect.ValueOf(p.Value), mode)
 		} else {
@@ -158,6 +161,9 @@ type encState struct {
 	lit       bool   // Literal
 	wrapLists bool   // WrapLists
 	decls     string // namespace declarations of every top-level element
+	fieldNS   string // FieldNamespace
+	fieldPre  string // the prefix of fieldNS with its colon ("m:" or "f:"), "" when fieldNS is ""
+	mSpace    string // the namespace bound to m on the top-level element (literal)
 	counts    map[ptrKey]int
 	shared    map[ptrKey]*sharedRef
 	queue     []*sharedRef
@@ -175,11 +181,17 @@ const cycleDepth = 64
 func (e *Encoder) newState(w io.Writer) *encState {
 	s := statePool.Get().(*encState)
 	s.w, s.v12, s.multi, s.tns = w, e.Version == V12, e.MultiRefs, e.TypeNamespace != ""
+	s.fieldNS = e.FieldNamespace
 	if e.Literal {
 		s.lit, s.wrapLists, s.multi, s.tns = true, e.WrapLists, false, false
 		return s // a literal element declares only the prefixes it uses
 	}
 	s.decls = declsFor(e)
+	if s.fieldNS != "" { // declared on every top-level element, multiRefs included
+		b, _ := appendEscaped(nil, s.fieldNS, true)
+		s.decls += ` xmlns:f="` + string(b) + `"`
+		s.fieldPre = "f:"
+	}
 	return s
 }
 
@@ -211,14 +223,60 @@ func (s *encState) topName(name xml.Name) (open, close, decls string, err error)
 	if !validNCName(name.Local) {
 		return "", "", "", errorf(SubcodeUnsupported, "element name %q is not a valid XML name", name.Local)
 	}
+	decls = s.decls
+	if s.lit && s.fieldNS != "" { // literal: one top-level element, which declares the fields' prefix
+		if name.Space == s.fieldNS {
+			s.fieldPre = "m:"
+		} else {
+			b, err := appendEscaped(nil, s.fieldNS, true)
+			if err != nil {
+				return "", "", "", errorf(SubcodeUnsupported, "namespace %q: %v", s.fieldNS, err)
+			}
+			decls += ` xmlns:f="` + string(b) + `"`
+			s.fieldPre = "f:"
+		}
+	}
 	if name.Space == "" {
-		return "<" + name.Local, "</" + name.Local + ">", s.decls, nil
+		return "<" + name.Local, "</" + name.Local + ">", decls, nil
 	}
 	ns, err := appendEscaped(nil, name.Space, true)
 	if err != nil {
 		return "", "", "", errorf(SubcodeUnsupported, "namespace %q: %v", name.Space, err)
 	}
-	return "<m:" + name.Local, "</m:" + name.Local + ">", ` xmlns:m="` + string(ns) + `"` + s.decls, nil
+	s.mSpace = name.Space
+	return "<m:" + name.Local, "</m:" + name.Local + ">", ` xmlns:m="` + string(ns) + `"` + decls, nil
+}
+
+// tags returns the start ("<p:name", with a declaration if needed) and end
+// tags of an element local in namespace space: the prefix of the top-level
+// element (m, where it is in scope: a part, or a literal value) or of
+// FieldNamespace (f) when one is bound to space, else p declared on the
+// element itself. An empty space is no namespace: no prefix.
+func (s *encState) tags(local, space string, part bool) (open, close string, err error) {
+	switch {
+	case space == "":
+		return "<" + local, "</" + local + ">", nil
+	case space == s.mSpace && (part || s.lit):
+		return "<m:" + local, "</m:" + local + ">", nil
+	case space == s.fieldNS:
+		return "<" + s.fieldPre + local, "</" + s.fieldPre + local + ">", nil
+	}
+	ns, err := appendEscaped(nil, space, true)
+	if err != nil {
+		return "", "", errorf(SubcodeUnsupported, "namespace %q: %v", space, err)
+	}
+	return "<p:" + local + ` xmlns:p="` + string(ns) + `"`, "</p:" + local + ">", nil
+}
+
+// fieldTags returns the start and end tags of a struct field's element.
+func (s *encState) fieldTags(f *fieldInfo) (open, close string, err error) {
+	switch {
+	case f.space != "":
+		return s.tags(f.name, f.space, false)
+	case s.fieldPre != "":
+		return "<" + s.fieldPre + f.name, "</" + s.fieldPre + f.name + ">", nil
+	}
+	return f.open, f.close, nil
 }
 
 // finish writes the 1.1 multiRef elements and flushes.
@@ -386,7 +444,11 @@ func (s *encState) structValue(v reflect.Value, ti *typeInfo) error {
 		if f.omitEmpty && isEmpty(fv) {
 			continue
 		}
-		if err := s.value(f.open, f.close, "", fv, f.ti); err != nil {
+		open, close, err := s.fieldTags(f)
+		if err == nil {
+			err = s.value(open, close, "", fv, f.ti)
+		}
+		if err != nil {
 			return withPath(err, f.name)
 		}
 	}

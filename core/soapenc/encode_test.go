@@ -145,7 +145,7 @@ func TestEncodeExact(t *testing.T) {
 func TestEncodeOmitEmptyAndTags(t *testing.T) {
 	type T struct {
 		A  string    `soap:"a,omitempty"`
-		B  int       `xml:"urn:ignored bee,omitempty"`
+		B  int       `xml:"urn:bees bee,omitempty"`
 		C  []string  `soap:",omitempty" xml:"sea"`
 		D  *int      `soap:"d,omitempty"`
 		E  time.Time `soap:"e,omitempty"`
@@ -166,7 +166,7 @@ func TestEncodeOmitEmptyAndTags(t *testing.T) {
 	assert.Contains(t, x, `<OK xsi:type="xsd:string">y</OK>`)
 	x = encode(t, soapenc.Encoder{}, T{A: "1", B: 2, C: []string{"c"}, H: true})
 	assert.Contains(t, x, `<a xsi:type="xsd:string">1</a>`)
-	assert.Contains(t, x, `<bee xsi:type="xsd:long">2</bee>`)
+	assert.Contains(t, x, `<p:bee xmlns:p="urn:bees" xsi:type="xsd:long">2</p:bee>`, "the tag's namespace")
 	assert.Contains(t, x, `<sea xsi:type="soapenc:Array"`)
 	var back T
 	require.NoError(t, read(t, soapenc.V11, x).Decode(&back))

@@ -84,6 +84,17 @@ func FuzzDecode(f *testing.F) {
 		}
 		var target fuzzTarget
 		_ = el.Decode(&target)
+		// and strictly, forms checked (version 2 asks for qualified ones):
+		// refusals, never a panic
+		strict := soapenc.NewDecoder(xml.NewDecoder(strings.NewReader(body)))
+		strict.Strict, strict.CheckForms = true, version%2 == 0
+		if version%3 == 2 {
+			strict.FieldNamespace = "urn:t"
+		}
+		if els, err := strict.ReadBody(); err == nil {
+			_ = els.Decode(&fuzzTarget{})
+			_ = els.Decode(&formPerson{})
+		}
 		var generic any
 		if el.Decode(&generic) == nil {
 			// what was decoded can be written again (or refused cleanly)

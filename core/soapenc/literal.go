@@ -117,8 +117,12 @@ func (s *encState) literalList(open, close string, v reflect.Value, ti *typeInfo
 	}
 	s.buf = append(s.buf, open...)
 	s.buf = append(s.buf, '>')
+	iopen, iclose := "<item", "</item>"
+	if s.fieldPre != "" {
+		iopen, iclose = "<"+s.fieldPre+"item", "</"+s.fieldPre+"item>"
+	}
 	for i := 0; i < v.Len(); i++ {
-		if err := s.literal("<item", "</item>", v.Index(i), ti.elem, litItem); err != nil {
+		if err := s.literal(iopen, iclose, v.Index(i), ti.elem, litItem); err != nil {
 			return withPath(err, "item["+strconv.Itoa(i+1)+"]")
 		}
 	}
@@ -138,7 +142,16 @@ func (s *encState) literalFields(v reflect.Value, ti *typeInfo) error {
 		if f.omitEmpty && isEmpty(fv) {
 			continue
 		}
-		if err := s.literal(f.open, f.close, fv, f.ti, litField); err != nil {
+		open, close, err := s.fieldTags(f)
+		if err != nil {
+			return withPath(err, f.name)
+		}
+		if f.nillable && !f.problem && fv.IsNil() { // required and nillable: nil is written, never left out
+			s.buf = append(s.buf, open...)
+			s.buf = append(s.buf, xsiNil...)
+			continue
+		}
+		if err := s.literal(open, close, fv, f.ti, litField); err != nil {
 			return withPath(err, f.name)
 		}
 	}

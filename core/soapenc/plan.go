@@ -27,9 +27,13 @@ type typeInfo struct {
 
 type fieldInfo struct {
 	name      string
+	space     string // the tag's namespace ("" when the tag names none)
 	index     []int
 	ti        *typeInfo
 	omitEmpty bool
+	nillable  bool   // tag option nillable: a nil pointer is written xsi:nil, never left out
+	required  bool   // must be present when read strictly (see Decoder.Strict)
+	problem   bool   // the tag does not fit the field: ti is an invalid plan saying why
 	open      string // "<name"
 	close     string // "</name>"
 }
@@ -151,7 +155,8 @@ func buildFields(ti *typeInfo, t reflect.Type, index []int, building map[reflect
 		if sf.Name == "XMLName" && sf.Type == typeName {
 			continue
 		}
-		name, omit, skip := fieldName(sf)
+		tag, skip := fieldName(sf)
+		name := tag.name
 		if skip {
 			continue
 		}
@@ -172,10 +177,14 @@ func buildFields(ti *typeInfo, t reflect.Type, index []int, building map[reflect
 		if _, dup := ti.byName[name]; dup {
 			continue // the shallower (earlier) field wins
 		}
-		f := fieldInfo{name: name, index: idx, ti: build(sf.Type, building), omitEmpty: omit,
-			open: "<" + name, close: "</" + name + ">"}
-		if !validNCName(name) {
-			f.ti = &typeInfo{t: sf.Type, err: fmt.Sprintf("field %s: %q is not a valid XML element name", sf.Name, name)}
+		f := fieldInfo{name: name, space: tag.space, index: idx, ti: build(sf.Type, building), omitEmpty: tag.omitEmpty,
+			nillable: tag.nillable, open: "<" + name, close: "</" + name + ">"}
+		f.required = fieldRequired(&f)
+		switch {
+		case !validNCName(name):
+			f.ti, f.problem = &typeInfo{t: sf.Type, err: fmt.Sprintf("field %s: %q is not a valid XML element name", sf.Name, name)}, true
+		case tag.nillable && !canBeNil(sf.Type):
+			f.ti, f.problem = &typeInfo{t: sf.Type, err: fmt.Sprintf("field %s is tagged nillable but its type %s cannot be nil (use a pointer)", sf.Name, sf.Type)}, true
 		}
 		ti.byName[name] = len(ti.fields)
 		ti.fields = append(ti.fields, f)
@@ -186,17 +195,24 @@ func isSpecial(t reflect.Type) bool {
 	return t == typeTime || t == typeName || t == typeBigInt || t == typeBigRat
 }
 
-// fieldName reads the soap tag, then the xml tag: `soap:"name,omitempty"`.
-// An xml tag's name may start with a namespace ("urn:x name"); it is dropped,
-// accessors being unqualified. A soap tag of options only takes the name
-// from the xml tag.
-func fieldName(sf reflect.StructField) (name string, omitEmpty, skip bool) {
-	tag, hasSoap := sf.Tag.Lookup("soap")
-	name, opts, _ := strings.Cut(tag, ",")
+// fieldTag is what a field's tags say.
+type fieldTag struct {
+	name, space         string
+	omitEmpty, nillable bool
+}
+
+// fieldName reads the soap tag, then the xml tag:
+// `soap:"name,omitempty,nillable"`, `xml:"urn:x name"`. An xml tag's name
+// may start with a namespace and a space, as encoding/xml's: the field's
+// element is then in that namespace. A soap tag of options only takes the
+// name from the xml tag.
+func fieldName(sf reflect.StructField) (tag fieldTag, skip bool) {
+	soap, hasSoap := sf.Tag.Lookup("soap")
+	name, opts, _ := strings.Cut(soap, ",")
 	if x, ok := sf.Tag.Lookup("xml"); ok && name == "" {
 		xname, xopts, _ := strings.Cut(x, ",")
 		if i := strings.LastIndexByte(xname, ' '); i >= 0 {
-			xname = xname[i+1:]
+			tag.space, xname = strings.TrimSpace(xname[:i]), xname[i+1:]
 		}
 		name = xname
 		if !hasSoap {
@@ -204,16 +220,48 @@ func fieldName(sf reflect.StructField) (name string, omitEmpty, skip bool) {
 		}
 	}
 	if name == "-" && opts == "" {
-		return "", false, true
+		return fieldTag{}, true
 	}
+	tag.name = name
 	for opts != "" {
 		var o string
 		o, opts, _ = strings.Cut(opts, ",")
-		if o == "omitempty" {
-			omitEmpty = true
+		switch o {
+		case "omitempty":
+			tag.omitEmpty = true
+		case "nillable":
+			tag.nillable = true
 		}
 	}
-	return name, omitEmpty, false
+	return tag, false
+}
+
+// canBeNil reports whether a value of type t can be nil.
+func canBeNil(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+		return true
+	}
+	return false
+}
+
+// fieldRequired reports whether a field must be present when read
+// strictly: what the Encoder always writes. A pointer (unless nillable), a
+// slice or Go array (repeated elements, maybe none), a map or an interface,
+// and an omitempty field may be absent.
+func fieldRequired(f *fieldInfo) bool {
+	if f.omitEmpty {
+		return false
+	}
+	switch f.ti.kind {
+	case kPtr:
+		return f.nillable
+	case kBigInt, kRat:
+		return !f.ti.isPtr || f.nillable
+	case kSlice, kArray, kMap, kIface:
+		return false
+	}
+	return true
 }
 
 // validNCName reports whether s is a non-colonized XML name.

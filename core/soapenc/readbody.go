@@ -63,6 +63,23 @@ type Decoder struct {
 	// (an href that is not "#id", an unknown encodingStyle, an xsi:type that
 	// does not resolve) is an error only if the body's values reach it.
 	Headers []core.HeaderBlock
+	// Strict makes Decode refuse, rather than leave zero or skip, what the
+	// Go type does not allow: a struct field the Encoder always writes
+	// (Field.Required: not omitempty, not a pointer unless tagged nillable,
+	// not a slice, Go array, map or interface) that is absent; xsi:nil on a
+	// value that cannot be nil (a string, a number, a struct...); a child
+	// element that is no field of its struct; a field name that matches
+	// only when case is ignored. Each is SubcodeBadValue naming the element.
+	Strict bool
+	// CheckForms makes Decode check the namespace of the elements of struct
+	// fields: FieldNamespace, "" meaning unqualified, unless a field's tag
+	// names its own. Without it a field is matched by its local name in any
+	// namespace, except that a tag's namespace ("urn:x name") is always
+	// checked.
+	CheckForms bool
+	// FieldNamespace is the namespace CheckForms wants fields in: the
+	// Encoder's FieldNamespace.
+	FieldNamespace string
 
 	r xml.TokenReader
 }

@@ -155,8 +155,11 @@ func TypeName(t reflect.Type, v Version, typeNamespace string) (name xml.Name, o
 // Decoder reads it.
 type Field struct {
 	Name      string       // the element name
+	Space     string       // the element's namespace, when the tag names one ("urn:x name")
 	Type      reflect.Type // the field's Go type
 	OmitEmpty bool         // left out when empty (tag option omitempty)
+	Nillable  bool         // a nil pointer is written xsi:nil, not left out (tag option nillable)
+	Required  bool         // always written: a strict Decoder refuses a value without it
 }
 
 // Fields lists the accessors of struct type t (pointers are followed) in
@@ -174,10 +177,11 @@ func Fields(t reflect.Type) ([]Field, error) {
 	}
 	out := make([]Field, len(ti.fields))
 	for i, f := range ti.fields {
-		if !validNCName(f.name) {
+		if f.problem {
 			return nil, errorf(SubcodeUnsupported, "%s", f.ti.err)
 		}
-		out[i] = Field{Name: f.name, Type: ti.t.FieldByIndex(f.index).Type, OmitEmpty: f.omitEmpty}
+		out[i] = Field{Name: f.name, Space: f.space, Type: ti.t.FieldByIndex(f.index).Type, OmitEmpty: f.omitEmpty,
+			Nillable: f.nillable, Required: f.required}
 	}
 	return out, nil
 }
