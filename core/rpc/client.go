@@ -3,7 +3,6 @@ package rpc
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -31,10 +30,12 @@ func NewClient(rt core.RoundTripper, namespace string, opts ...ClientOption) *Cl
 
 // Call calls op with the in and inout parameters of req (a struct or a
 // pointer to one, laid out as for Register) and returns the out and inout
-// parameters in a new Resp. A fault reply is returned as the *core.Fault.
-func Call[Resp any](ctx context.Context, c *Client, op string, req any) (*Resp, error) {
+// parameters in a new Resp. A fault reply is returned as the *core.Fault; a
+// reply that lacks a required parameter (or has one it does not expect, or
+// one that does not parse) is an error naming it, never a zero value.
+func Call[Resp any](ctx context.Context, c *Client, op string, req any, opts ...CallOption) (*Resp, error) {
 	resp := new(Resp)
-	if err := c.Call(ctx, op, req, resp); err != nil {
+	if err := c.Call(ctx, op, req, resp, opts...); err != nil {
 		return nil, err
 	}
 	return resp, nil
@@ -42,7 +43,7 @@ func Call[Resp any](ctx context.Context, c *Client, op string, req any) (*Resp, 
 
 // Call is the non-generic form of the function Call: resp points to the
 // response struct.
-func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
+func (c *Client) Call(ctx context.Context, op string, req, resp any, opts ...CallOption) error {
 	rv := reflect.ValueOf(req)
 	for rv.Kind() == reflect.Pointer {
 		if rv.IsNil() {
@@ -58,18 +59,29 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
 	if err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
-	v := c.cfg.version
-	var b bytes.Buffer
-	name := xml.Name{Space: c.namespace, Local: op}
-	if err := encodeWrapper(&b, &c.cfg.wire, v, name, sig.in, rv, ""); err != nil {
+	var names opNames
+	for _, o := range opts {
+		o.applyCall(&names)
+	}
+	in, outPlan, err := c.cfg.plans(c.namespace, op, &names, sig)
+	if err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
-	raw := b.Bytes()
-	m := core.NewMessage(v, core.StreamBody(name, func(w io.Writer) error {
-		_, err := w.Write(raw)
-		return err
-	}))
+	v := c.cfg.version
+	var b bytes.Buffer
+	if err := encodeBody(&b, &c.cfg.wire, v, c.namespace, in, rv, ""); err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
+	}
+	headers, err := encodeHeaders(&c.cfg.wire, v, c.namespace, in, rv)
+	if err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
+	}
+	m := core.NewMessage(v, bodyOf(in, b.Bytes()))
+	m.Envelope.Headers = headers
 	m.Action = c.cfg.actionFor(c.namespace, op)
+	if names.actionSet {
+		m.Action = names.action
+	}
 	reply, err := c.rt.RoundTrip(ctx, m)
 	if err != nil {
 		return err
@@ -80,16 +92,27 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any) error {
 	if f := reply.Fault(); f != nil {
 		return f
 	}
-	el, err := readWrapper(reply)
+	rv2 := reply.Version()
+	el, err := readBody(reply, &c.cfg.wire, c.namespace)
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("rpc: call %s: empty reply body", op)
+		if !outPlan.bare {
+			return fmt.Errorf("rpc: call %s: empty reply body", op)
+		}
+		el, err = nil, nil
 	}
 	if err != nil {
 		return fmt.Errorf("rpc: call %s: reading the reply: %w", op, err)
 	}
 	// The response element's name is a convention (op+"Response"), not a
-	// rule (SOAP 1.1 §7.1): any name is read.
-	if err := decodeParams(reply.Version(), el, sig.out, out.Elem(), isRPCResult); err != nil {
+	// rule (SOAP 1.1 §7.1): any name is read unless WithResponseElement
+	// (or the bare style) gives it.
+	if el != nil && outPlan.named && !outPlan.bare && el.Name != outPlan.element {
+		return fmt.Errorf("rpc: call %s: the reply holds %s, not %s", op, nameOf(el.Name), nameOf(outPlan.element))
+	}
+	if err := decodeBody(rv2, el, outPlan, out.Elem(), isRPCResult); err != nil {
+		return fmt.Errorf("rpc: call %s: reading the reply: %w", op, err)
+	}
+	if err := decodeHeaders(rv2, headersOf(reply), &c.cfg.wire, c.namespace, outPlan, out.Elem()); err != nil {
 		return fmt.Errorf("rpc: call %s: reading the reply: %w", op, err)
 	}
 	return nil

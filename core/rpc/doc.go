@@ -22,12 +22,21 @@
 // order. The response element is the operation name + "Response"; its
 // children are the return value (the first out field of the response
 // struct), then the other out and inout parameters in field order.
-// Accessor names come from a `soap:"name"` tag, else an `xml:"name"` tag,
-// else the field name. Tag options set the mode: in (the default in a
-// request), out (the default in a response), inout (a field of that name
-// in both structs); omitempty (and pointer and slice types) make a
-// parameter optional. Register panics at setup on a signature that does not
-// add up.
+// Accessor names come from a `soap:"name"` tag, else an `xml:"name"` or
+// `xml:"urn:x name"` tag (the accessor is then in that namespace, written
+// so and checked when read), else the field name. Tag options set the
+// mode: in (the default in a request), out (the default in a response),
+// inout (a field of that name in both structs); omitempty (and pointer and
+// slice types) make a parameter optional; nillable makes a pointer
+// required and nillable (nil is sent xsi:nil, absence is refused); header
+// makes the field a soap:header part. WithRequestElement and
+// WithResponseElement rename the wrappers. Register panics at setup on a
+// signature that does not add up.
+//
+// Reading is strict about what the Go types say: a missing required
+// parameter, header or struct field, a surplus element and an xsi:nil
+// where no nil fits are each rpc:BadArguments naming the element on a
+// Service, and an error naming it from Call, never a zero value.
 //
 // A Service is a core.Handler: mount it in a core.Mux or as a core.Node's
 // Handler, behind any binding. It answers in the version of the request, and
@@ -36,12 +45,19 @@
 //
 // # Styles
 //
-// DocumentLiteral (document/literal wrapped, the default), RPCLiteral and
-// RPCEncoded (the SOAP encoding of core/soapenc: xsi:type on every value,
-// SOAP arrays, multi-refs with WithMultiRefs, the SOAP 1.2 rpc:result
-// accessor with WithRPCResult) change the WSDL and how values are written;
-// the literal styles write the same values in core/soapenc's Literal form.
-// Reading is lenient in every style, as real clients require: accessors
+// DocumentLiteral (document/literal wrapped, the default), DocumentBare
+// (the Body holds the one body parameter's element, on which the Service
+// routes), RPCLiteral and RPCEncoded (the SOAP encoding of core/soapenc:
+// xsi:type on every value, SOAP arrays, multi-refs with WithMultiRefs, the
+// SOAP 1.2 rpc:result accessor with WithRPCResult) change the WSDL and how
+// values are written; the literal styles write the same values in
+// core/soapenc's Literal form.
+//
+// Accessors are written unqualified unless WithQualified, which writes and
+// requires them qualified (elementFormDefault="qualified": the wrapper's
+// children in the service namespace, struct fields in the type namespace,
+// WithTypeNamespace), exactly named and in order. Without it, reading is
+// lenient in every style, as real clients require: accessors
 // qualified or not, with or without xsi:type, arrays as SOAP arrays,
 // wrappers of items or repeated elements, values behind href/id (1.1) or
 // ref/id (1.2) multi-refs, and no encodingStyle at all (zeep). Arguments

@@ -37,20 +37,26 @@ func TestGSOAP(t *testing.T) {
 	}
 	requireGSOAP(t)
 	for _, tt := range []struct {
-		style  rpc.Style
+		name   string
+		opts   []rpc.ServiceOption
 		define string
 	}{
-		{rpc.RPCEncoded, "-DENCODED"},
-		{rpc.RPCLiteral, "-DLITERAL"},
-		{rpc.DocumentLiteral, "-DDOCUMENT"},
+		{"rpc/encoded", []rpc.ServiceOption{rpc.WithStyle(rpc.RPCEncoded)}, "-DENCODED"},
+		{"rpc/literal", []rpc.ServiceOption{rpc.WithStyle(rpc.RPCLiteral)}, "-DLITERAL"},
+		{"document/literal", []rpc.ServiceOption{rpc.WithStyle(rpc.DocumentLiteral)}, "-DDOCUMENT"},
+		// gSOAP is the strict judge of element forms: built from a WSDL
+		// that says elementFormDefault="qualified", it reads only
+		// qualified elements (an unqualified one would read as empty).
+		{"document/literal qualified", []rpc.ServiceOption{rpc.WithStyle(rpc.DocumentLiteral), rpc.WithQualified(true)}, "-DDOCUMENT"},
 	} {
-		t.Run(tt.style.String(), func(t *testing.T) {
-			client := buildGSOAPClient(t, tt.style, tt.define)
+		t.Run(tt.name, func(t *testing.T) {
+			client := buildGSOAPClient(t, tt.opts, tt.define)
+			style := newEchoService(tt.opts...).Style()
 			runs := []struct {
 				name, binding string
 				opts          []rpc.ServiceOption
 			}{{"soap11", "soap11", nil}, {"soap12", "soap12", nil}}
-			if tt.style == rpc.RPCEncoded { // gSOAP reads the SOAP 1.2 rpc:result accessor
+			if style == rpc.RPCEncoded { // gSOAP reads the SOAP 1.2 rpc:result accessor
 				runs = append(runs, struct {
 					name, binding string
 					opts          []rpc.ServiceOption
@@ -59,7 +65,7 @@ func TestGSOAP(t *testing.T) {
 			for _, run := range runs {
 				binding := run.binding
 				t.Run(run.name, func(t *testing.T) {
-					p := startPeerServer(t, newEchoService(append(run.opts, rpc.WithStyle(tt.style))...))
+					p := startPeerServer(t, newEchoService(append(run.opts, tt.opts...)...))
 					got := runPeer(t, exec.CommandContext(t.Context(), client, p.URL, binding))
 					assertEchoResults(t, got, p, bindingVersion(binding))
 					if binding == "soap11" {
@@ -77,16 +83,16 @@ func TestGSOAP(t *testing.T) {
 	}
 }
 
-// buildGSOAPClient generates the proxy of style's WSDL and builds the
+// buildGSOAPClient generates the proxy of the WSDL of the service with opts and builds the
 // client; it returns the binary, which lives as long as the calling test.
-func buildGSOAPClient(t *testing.T, style rpc.Style, define string) string {
+func buildGSOAPClient(t *testing.T, opts []rpc.ServiceOption, define string) string {
 	t.Helper()
 	dir := t.TempDir()
 	f, err := os.Create(filepath.Join(dir, "echo.wsdl"))
 	require.NoError(t, err)
 	// The address is only the proxy's default: the client is given the
 	// test server's URL.
-	require.NoError(t, newEchoService(rpc.WithStyle(style)).WSDL(f, "http://127.0.0.1:1/echo"))
+	require.NoError(t, newEchoService(opts...).WSDL(f, "http://127.0.0.1:1/echo"))
 	require.NoError(t, f.Close())
 	for _, name := range []string{"client.cpp", "calls.inc"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "gsoap", name))

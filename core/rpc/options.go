@@ -10,22 +10,34 @@ import (
 // Style is the WSDL style and use of a service's messages.
 type Style uint8
 
-// Styles. The wire form of the three differs only in rpc/encoded's xsi:type
-// attributes and SOAP-encoded arrays: the request element is the operation
-// name in the service namespace and its children are unqualified accessors.
+// Styles. The wire form of the first three differs only in rpc/encoded's
+// xsi:type attributes and SOAP-encoded arrays: the request element is the
+// operation name in the service namespace and its children are the
+// accessors. DocumentBare has no wrapper: the Body holds the one body
+// parameter's element itself.
 const (
 	DocumentLiteral Style = iota // document/literal wrapped (WS-I Basic Profile); the default
 	RPCLiteral                   // rpc/literal
 	RPCEncoded                   // rpc/encoded: SOAP encoding, xsi:type on every value
+	// DocumentBare is document/literal bare: the request's Body holds the
+	// element of its one body parameter (a global element named by the
+	// field, in the service namespace unless its xml tag names another),
+	// not an element named after the operation; a Service routes on that
+	// element. The response's Body holds its one body parameter's element,
+	// or nothing.
+	DocumentBare
 )
 
-// String returns "document/literal", "rpc/literal" or "rpc/encoded".
+// String returns "document/literal", "rpc/literal", "rpc/encoded" or
+// "document/literal bare".
 func (s Style) String() string {
 	switch s {
 	case RPCLiteral:
 		return "rpc/literal"
 	case RPCEncoded:
 		return "rpc/encoded"
+	case DocumentBare:
+		return "document/literal bare"
 	}
 	return "document/literal"
 }
@@ -35,6 +47,9 @@ func (s Style) IsRPC() bool { return s == RPCLiteral || s == RPCEncoded }
 
 // IsEncoded reports whether the use is encoded.
 func (s Style) IsEncoded() bool { return s == RPCEncoded }
+
+// IsBare reports whether the style is document/literal bare.
+func (s Style) IsBare() bool { return s == DocumentBare }
 
 // ServiceOption configures NewService.
 type ServiceOption interface{ applyService(*serviceConfig) }
@@ -54,6 +69,8 @@ type wire struct {
 	style     Style
 	action    string
 	multiRefs bool
+	qualified bool
+	typeNS    string // WithTypeNamespace; "" is the service namespace
 }
 
 type serviceConfig struct {
@@ -143,6 +160,37 @@ func WithRPCResult(on bool) ServiceOption {
 // error's text, which the peer never sees). The default discards.
 func WithLogger(l *slog.Logger) ServiceOption {
 	return serviceOptionFunc(func(c *serviceConfig) { c.logger = l })
+}
+
+// WithQualified makes the accessors qualified, as a schema with
+// elementFormDefault="qualified" says: the parameters and return value of a
+// document/literal message (wrapped: the wrapper's children) in the
+// service namespace, the fields of structs and the items of literal lists
+// in the type namespace (WithTypeNamespace). rpc accessors stay
+// unqualified (WS-I Basic Profile R2735), their structs' fields are
+// qualified. Reading then requires those forms: an unqualified accessor is
+// refused (rpc:BadArguments on a Service, an error on a Client) rather than
+// read as absent, and names must match exactly, in order. The WSDL says
+// elementFormDefault="qualified".
+//
+// Off (the default), accessors are written unqualified, and read in
+// either form, as the lenient clients send them; an xml tag's namespace
+// ("urn:x name") is written and checked in both modes.
+func WithQualified(on bool) Option { return wireOption(func(w *wire) { w.qualified = on }) }
+
+// WithTypeNamespace sets the namespace of the types: the xsi:type of
+// structs in rpc/encoded messages, the target namespace of the WSDL schema
+// that declares the complex types (the elements stay in the service
+// namespace's schema, which imports it), and, with WithQualified, the
+// namespace of struct fields. The default, "", is the service namespace.
+func WithTypeNamespace(ns string) Option { return wireOption(func(w *wire) { w.typeNS = ns }) }
+
+// typeNamespace returns the type namespace of a service in ns.
+func (w *wire) typeNamespace(ns string) string {
+	if w.typeNS != "" {
+		return w.typeNS
+	}
+	return ns
 }
 
 func (w *wire) actionFor(ns, op string) string {

@@ -21,30 +21,74 @@ type Service struct {
 	name      string
 	cfg       serviceConfig
 	ops       map[string]*operation
+	routes    map[xml.Name]*operation // by the request's Body element
 	order     []*operation
 }
 
 var _ core.Handler = (*Service)(nil)
 
 type operation struct {
-	name   string
-	action string
-	doc    string
-	sig    *signature
-	call   func(ctx context.Context, req any) (any, error)
+	name    string
+	action  string
+	doc     string
+	names   opNames
+	sig     *signature
+	in, out *msgPlan
+	call    func(ctx context.Context, req any) (any, error)
+}
+
+// opNames are what OperationOptions set.
+type opNames struct {
+	action            string
+	actionSet         bool
+	request, response xml.Name
 }
 
 // OpOption configures one operation (Register).
 type OpOption interface{ applyOp(*operation) }
 
+// CallOption configures one call (Call).
+type CallOption interface{ applyCall(*opNames) }
+
+// OperationOption configures one operation on either side: Register and
+// Call.
+type OperationOption interface {
+	OpOption
+	CallOption
+}
+
 type opOptionFunc func(*operation)
 
 func (f opOptionFunc) applyOp(o *operation) { f(o) }
 
+// namesOption sets what an operation's messages are named.
+type namesOption func(*opNames)
+
+func (f namesOption) applyOp(o *operation) { f(&o.names) }
+func (f namesOption) applyCall(n *opNames) { f(n) }
+
 // WithAction sets the operation's SOAPAction, overriding the service's
 // pattern (see WithSOAPAction).
-func WithAction(action string) OpOption {
-	return opOptionFunc(func(o *operation) { o.action = action })
+func WithAction(action string) OperationOption {
+	return namesOption(func(n *opNames) { n.action, n.actionSet = action, true })
+}
+
+// WithRequestElement names the element the request's Body holds: the
+// wrapper (document/literal and rpc; by default the operation name in the
+// service namespace) or, in document/literal bare, the body parameter's
+// element (by default its field's name). A Service routes on it.
+func WithRequestElement(name xml.Name) OperationOption {
+	return namesOption(func(n *opNames) { n.request = name })
+}
+
+// WithResponseElement names the element the response's Body holds: the
+// wrapper (by default the operation name + "Response" in the service
+// namespace) or, in document/literal bare, the body parameter's element.
+// A Client given it refuses a reply whose element has another name; without
+// it, a Client reads a wrapper of any name (the name is a convention, SOAP
+// 1.1 §7.1).
+func WithResponseElement(name xml.Name) OperationOption {
+	return namesOption(func(n *opNames) { n.response = name })
 }
 
 // WithDoc sets the operation's documentation, written into the WSDL.
@@ -53,7 +97,8 @@ func WithDoc(doc string) OpOption { return opOptionFunc(func(o *operation) { o.d
 // NewService returns an empty service named name (the WSDL service name)
 // whose operations live in namespace.
 func NewService(namespace, name string, opts ...ServiceOption) *Service {
-	return &Service{namespace: namespace, name: name, cfg: newServiceConfig(opts), ops: map[string]*operation{}}
+	return &Service{namespace: namespace, name: name, cfg: newServiceConfig(opts), ops: map[string]*operation{},
+		routes: map[xml.Name]*operation{}}
 }
 
 // Namespace returns the service namespace.
@@ -68,10 +113,13 @@ func (s *Service) Style() Style { return s.cfg.style }
 // Register adds the operation name to s, served by fn. Req's fields are the
 // in and inout parameters in order, Resp's fields the out and inout ones; the
 // first out field of Resp is the return value. Names come from a
-// `soap:"name"` tag, else an `xml:"name"` tag, else the field name; tag
-// options in, out, inout set the mode and omitempty makes a parameter
-// optional. Register panics when the types do not form a valid signature or
-// the name is taken: both are programmer errors found at setup.
+// `soap:"name"` tag, else an `xml:"name"` or `xml:"urn:x name"` tag, else the
+// field name; tag options in, out, inout set the mode, omitempty makes a
+// parameter optional (as pointers and slices are), nillable makes a pointer
+// required and nillable, header makes the field a header part. Register
+// panics when the types do not form a valid signature, the name is taken or
+// another operation reads the same request element: programmer errors found
+// at setup.
 //
 // fn's error is the fault: a *core.Fault goes out as it is, any other error
 // as a Receiver fault that does not reveal its text. A nil *Resp with a nil
@@ -88,9 +136,8 @@ func Register[Req, Resp any](s *Service, name string, fn func(context.Context, *
 		panic("rpc: register: duplicate operation " + name)
 	}
 	op := &operation{
-		name:   name,
-		action: s.cfg.actionFor(s.namespace, name),
-		sig:    sig,
+		name: name,
+		sig:  sig,
 		call: func(ctx context.Context, req any) (any, error) {
 			resp, err := fn(ctx, req.(*Req))
 			if err != nil {
@@ -105,8 +152,44 @@ func Register[Req, Resp any](s *Service, name string, fn func(context.Context, *
 	for _, o := range opts {
 		o.applyOp(op)
 	}
+	op.action = s.cfg.actionFor(s.namespace, name)
+	if op.names.actionSet {
+		op.action = op.names.action
+	}
+	if op.in, op.out, err = s.cfg.plans(s.namespace, name, &op.names, sig); err != nil {
+		panic(fmt.Sprintf("rpc: register %s: %v", name, err))
+	}
+	if op.in.element.Local == "" {
+		panic(fmt.Sprintf("rpc: register %s: a %s request needs one body parameter, whose element routes it", name, s.cfg.style))
+	}
+	if other := s.routes[op.in.element]; other != nil {
+		panic(fmt.Sprintf("rpc: register %s: its request element %s is %s's", name, nameOf(op.in.element), other.name))
+	}
 	s.ops[name] = op
+	s.routes[op.in.element] = op
 	s.order = append(s.order, op)
+}
+
+// plans makes the request and response plans of the operation name in
+// namespace ns.
+func (w *wire) plans(ns, name string, n *opNames, sig *signature) (in, out *msgPlan, err error) {
+	req, resp := n.request, n.response
+	if !w.style.IsBare() {
+		if req.Local == "" {
+			req = xml.Name{Space: ns, Local: name}
+		}
+		if resp.Local == "" {
+			resp = xml.Name{Space: ns, Local: name + "Response"}
+		}
+	}
+	if in, err = w.plan(ns, req, sig.in, sig.inH); err != nil {
+		return nil, nil, fmt.Errorf("the request: %w", err)
+	}
+	if out, err = w.plan(ns, resp, sig.out, sig.outH); err != nil {
+		return nil, nil, fmt.Errorf("the response: %w", err)
+	}
+	out.named = n.response.Local != "" || w.style.IsBare()
+	return in, out, nil
 }
 
 // Operations lists the operation names in registration order.
@@ -124,8 +207,11 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	v := m.Version()
 	body := m.Body()
 	name := body.Name()
-	op := s.ops[name.Local]
-	if op == nil || (name.Space != s.namespace && name.Space != "") {
+	op := s.routes[name]
+	if op == nil && name.Space == "" && !s.cfg.qualified && !s.cfg.style.IsBare() {
+		op = s.routes[xml.Name{Space: s.namespace, Local: name.Local}] // an operation element in no namespace
+	}
+	if op == nil {
 		f := &core.Fault{
 			Code:     core.CodeSender,
 			Subcodes: []xml.Name{subProcedureNotPresent},
@@ -141,12 +227,15 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, err
 	}
-	el, err := readWrapper(m)
-	if err != nil {
+	el, err := readBody(m, &s.cfg.wire, s.namespace)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return refused(err)
 	}
 	req := reflect.New(op.sig.req)
-	if err := decodeParams(v, el, op.sig.in, req.Elem(), nil); err != nil {
+	if err := decodeBody(v, el, op.in, req.Elem(), nil); err != nil {
+		return refused(err)
+	}
+	if err := decodeHeaders(v, headersOf(m), &s.cfg.wire, s.namespace, op.in, req.Elem()); err != nil {
 		return refused(err)
 	}
 	resp, err := op.call(ctx, req.Interface())
@@ -163,24 +252,33 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	}
 	rv := reflect.ValueOf(resp).Elem()
 	var b bytes.Buffer
-	wrapper := xml.Name{Space: s.namespace, Local: op.name + "Response"}
 	result := ""
 	if op.sig.hasReturn && s.cfg.rpcResult {
 		result = op.sig.out[0].Name
 	}
-	if err := encodeWrapper(&b, &s.cfg.wire, v, wrapper, op.sig.out, rv, result); err != nil {
+	err = encodeBody(&b, &s.cfg.wire, v, s.namespace, op.out, rv, result)
+	var headers []core.HeaderBlock
+	if err == nil {
+		headers, err = encodeHeaders(&s.cfg.wire, v, s.namespace, op.out, rv)
+	}
+	if err != nil {
 		s.cfg.logger.LogAttrs(ctx, slog.LevelError, "rpc: response cannot be written", slog.String("service", s.name),
 			slog.String("operation", op.name), slog.Any("err", err))
 		return nil, fmt.Errorf("rpc: %s: write the response: %w", op.name, err)
 	}
-	raw := b.Bytes()
-	reply := m.Reply(core.StreamBody(wrapper, func(w io.Writer) error {
-		_, err := w.Write(raw)
-		return err
-	}))
+	reply := m.Reply(bodyOf(op.out, b.Bytes()))
+	reply.Envelope.Headers = append(reply.Envelope.Headers, headers...)
 	reply.Action = op.action
 	if reply.Action != "" {
 		reply.Action += "Response"
 	}
 	return reply, nil
+}
+
+// headersOf returns m's header blocks.
+func headersOf(m *core.Message) []core.HeaderBlock {
+	if m == nil || m.Envelope == nil {
+		return nil
+	}
+	return m.Envelope.Headers
 }

@@ -13,23 +13,48 @@ func (s *Service) Definition() *wsdl.Definition {
 		Namespace: s.namespace,
 		RPC:       s.cfg.style.IsRPC(),
 		Encoded:   s.cfg.style.IsEncoded(),
+		Bare:      s.cfg.style.IsBare(),
+		Qualified: s.cfg.qualified,
+	}
+	if s.cfg.typeNS != s.namespace {
+		d.TypeNamespace = s.cfg.typeNS
 	}
 	for _, op := range s.order {
-		d.Operations = append(d.Operations, wsdl.Operation{
-			Name:   op.name,
-			Action: op.action,
-			Doc:    op.doc,
-			Input:  parts(op.sig.in),
-			Output: parts(op.sig.out),
-		})
+		o := wsdl.Operation{
+			Name:          op.name,
+			Action:        op.action,
+			Doc:           op.doc,
+			Input:         parts(op.in, d.Bare),
+			Output:        parts(op.out, d.Bare),
+			InputHeaders:  headerParts(op.in),
+			OutputHeaders: headerParts(op.out),
+		}
+		if !d.Bare {
+			o.InputElement, o.OutputElement = op.in.element, op.out.element
+		}
+		d.Operations = append(d.Operations, o)
 	}
 	return d
 }
 
-func parts(ps []param) []wsdl.Part {
-	out := make([]wsdl.Part, len(ps))
-	for i, p := range ps {
-		out[i] = wsdl.Part{Name: p.Name, Type: p.Type, Optional: p.Optional}
+// parts returns the body parameters of a message as WSDL parts: each with
+// the namespace its element is in when not the schema's form (an xml tag's),
+// and a bare message's one part named as its element.
+func parts(mp *msgPlan, bare bool) []wsdl.Part {
+	out := make([]wsdl.Part, len(mp.params))
+	for i, p := range mp.params {
+		out[i] = wsdl.Part{Name: p.Name, Type: p.Type, Optional: p.Optional, Nillable: p.Nillable, Space: p.tagSpace}
+		if bare {
+			out[i].Name, out[i].Space = mp.element.Local, mp.element.Space
+		}
+	}
+	return out
+}
+
+func headerParts(mp *msgPlan) []wsdl.Part {
+	out := make([]wsdl.Part, len(mp.headers))
+	for i, p := range mp.headers {
+		out[i] = wsdl.Part{Name: p.Name, Space: p.Space, Type: p.Type, Optional: p.Optional, Nillable: p.Nillable}
 	}
 	return out
 }
