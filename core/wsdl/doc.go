@@ -31,6 +31,24 @@
 // load, and so does a reference that does not resolve (an *xsd.Error lists
 // every problem with its file and line).
 //
+// # Calling a contract's operations
+//
+// NewClient is the run-time client (zeep is the model): it chooses a SOAP
+// port (WithPort, WithVersion, else the first; Contract.FindEndpoint
+// tells which), and Call sends an operation by name over any
+// core.RoundTripper with the port's SOAP version and the operation's
+// SOAPAction (WithAction overrides it). Arguments and results are Go
+// values, maps or *xsd.Value trees, written and read by core/xsd's codec
+// in the exact form the contract says: document/literal wrapped (the
+// parameters of the wrapper), bare (the part element's value, or one field
+// per part), rpc/literal and rpc/encoded (the accessors), soap:header
+// parts (WithHeader, WithReplyHeader). A declared fault is a *FaultError
+// with its detail decoded; a reply that does not match the output is a
+// *ReplyError saying what and where; arguments that do not fit the input
+// are an error before anything is sent. The port's address is
+// Client.Address: a RoundTripper is made for one address
+// (soaphttp.NewTransport(client.Address())).
+//
 // # Writing a contract
 //
 // Definition.Write writes WSDL 1.1 for RPC services: XML Schema types

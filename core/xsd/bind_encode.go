@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/soapwire/soapwire/core/internal/suggest"
 )
 
 // ValueOf returns the tree of a Go value as the element el: the form
@@ -280,14 +282,31 @@ func (b *binder) fromStruct(t *ComplexType, rv reflect.Value, v *Value) error {
 	return nil
 }
 
+// names lists the local names of a type's attributes and elements.
+func names(t *ComplexType, c *Codec) []string {
+	var out []string
+	for _, u := range t.EffectiveAttributes() {
+		out = append(out, u.Attribute.Name.Local)
+	}
+	for n, els := range c.contentElements(t.EffectiveParticle()) {
+		if len(els) > 0 && !(len(els) == 1 && els[0].Abstract) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // expectedNames lists a type's attributes and elements, for messages.
 func expectedNames(t *ComplexType, c *Codec) string {
 	var names []string
 	for _, u := range t.EffectiveAttributes() {
 		names = append(names, "@"+u.Attribute.Name.Local)
 	}
-	for n := range c.contentElements(t.EffectiveParticle()) {
-		names = append(names, n)
+	for n, els := range c.contentElements(t.EffectiveParticle()) {
+		if !(len(els) == 1 && els[0].Abstract) {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
@@ -457,7 +476,15 @@ func (b *binder) fromMap(t *ComplexType, rv reflect.Value, v *Value) error {
 	}
 	if len(unknown) > 0 && !b.c.lenient {
 		sort.Strings(unknown)
-		return b.errorf("%s has no %s (%s)", typeLabel(t), strings.Join(unknown, ", "), expectedNames(t, b.c))
+		where := ""
+		if t.Name != (xml.Name{}) {
+			where = " in " + typeLabel(t)
+		}
+		msg := fmt.Sprintf("no element or attribute %s%s (%s)", strings.Join(unknown, ", "), where, expectedNames(t, b.c))
+		if s := suggest.Closest(unknown[0], names(t, b.c)); s != "" {
+			msg += "; did you mean " + s + "?"
+		}
+		return b.errorf("%s", msg)
 	}
 	return nil
 }

@@ -45,7 +45,8 @@ func Lenient() CodecOption { return codecOptionFunc(func(c *Codec) { c.lenient =
 
 // Encoded makes the codec write and read the SOAP encoding of version v
 // (rpc/encoded): every element carries its xsi:type, arrays are SOAP
-// encoded arrays (soapenc:arrayType, items named item), and reading
+// encoded arrays (soapenc:arrayType, items named item), the element Encode
+// writes carries the envelope's encodingStyle attribute, and reading
 // follows multi-reference values (href/id, enc:ref/enc:id).
 func Encoded(v core.Version) CodecOption {
 	return codecOptionFunc(func(c *Codec) { c.encoded = v })
@@ -129,10 +130,22 @@ func (c *Codec) Encode(w io.Writer, el *Element, v any) error {
 	}
 	x := newWriter(w)
 	e := &encoder{c: c, x: x}
+	if c.encoded != 0 {
+		// the envelope's encodingStyle attribute, naming the encoding
+		e.top = []*Value{{Name: xml.Name{Space: c.encoded.Namespace(), Local: "encodingStyle"}, Text: encodingURI(c.encoded)}}
+	}
 	if err := e.element(el, val, false); err != nil {
 		return err
 	}
 	return x.flush()
+}
+
+// encodingURI is the SOAP encoding's encodingStyle URI in version v.
+func encodingURI(v core.Version) string {
+	if v == core.V12 {
+		return NamespaceSOAP12Enc
+	}
+	return NamespaceSOAPEnc
 }
 
 // Body returns a SOAP body holding v encoded as el (see Encode), written

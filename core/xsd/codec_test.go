@@ -323,7 +323,7 @@ func TestCodecEncodeRefuses(t *testing.T) {
 		{"abstract without type", base(func(o *Order) { o.Shapes = []any{map[string]any{"label": "x"}} }), "the type {urn:kitchen}Shape is abstract"},
 		{"nil not nillable", map[string]any{"status": "s", "id": 1, "when": "2024-01-01T00:00:00Z", "total": map[string]any{"": "1", "currency": "E"}, "cash": nil},
 			"order/cash: the element is not nillable"},
-		{"unknown map key", map[string]any{"status": "s", "idd": 1}, "order: {urn:kitchen}Order has no idd (it has @status, @version, big, blob, card"},
+		{"unknown map key", map[string]any{"status": "s", "idd": 1}, "order: no element or attribute idd in {urn:kitchen}Order (it has @status, @version, big, blob, card"},
 		{"unknown Go field", struct {
 			Status string `xml:"status,attr"`
 			Zip    string `xml:"zip"`

@@ -232,8 +232,13 @@ func (d *decoder) element(st *startTag, decl *Element, p *Particle) (*Value, err
 
 // noAttrs refuses attributes on an element of a simple type.
 func (d *decoder) noAttrs(st *startTag) error {
-	if len(st.attrs) > 0 && !d.c.lenient {
-		return d.errorf("the attribute %s is not allowed on a value of a simple type", qn(st.attrs[0].name))
+	if d.c.lenient {
+		return nil
+	}
+	for _, a := range st.attrs {
+		if a.name.Space != core.NamespaceV11 && a.name.Space != core.NamespaceV12 && a.name.Space != NamespaceXML {
+			return d.errorf("the attribute %s is not allowed on a value of a simple type", qn(a.name))
+		}
 	}
 	return nil
 }
@@ -373,6 +378,12 @@ func (d *decoder) attrs(t *ComplexType, st *startTag, v *Value) error {
 	uses := t.EffectiveAttributes()
 	seen := make([]bool, len(uses))
 	for _, a := range st.attrs {
+		if a.name.Space == core.NamespaceV11 || a.name.Space == core.NamespaceV12 {
+			continue // SOAP's own (encodingStyle on a body child)
+		}
+		if d.c.encoded != 0 && (a.name.Space == NamespaceSOAPEnc || a.name.Space == NamespaceSOAP12Enc) {
+			continue // the encoding's markup (arrayType…), written again from the schema
+		}
 		i := -1
 		for j, u := range uses {
 			if u.Attribute.Name == a.name || d.c.lenient && u.Attribute.Name.Local == a.name.Local {

@@ -14,6 +14,7 @@ type encoder struct {
 	c    *Codec
 	x    *writer
 	path []string
+	top  []*Value // attributes for the first element written (the encoding's encodingStyle)
 }
 
 // The xsi attributes the codec writes.
@@ -67,6 +68,10 @@ func (e *encoder) element(decl *Element, v *Value, _ bool) error {
 		typeName = encodedTypeName(t)
 	}
 	e.x.start(decl.Name)
+	for _, a := range e.top {
+		e.x.attr(a.Name, a.Text)
+	}
+	e.top = nil
 	if typeName != (xml.Name{}) {
 		e.x.attr(xsiName(xsiTypeLocal), e.x.qname(typeName))
 	}
@@ -559,6 +564,11 @@ func typeLabel(t Type) string {
 			return "restriction of xsd:" + b.Kind.String()
 		}
 		return st.Variety.String() + " type"
+	}
+	if ct, ok := t.(*ComplexType); ok {
+		if e, ok := ct.Context.(*Element); ok {
+			return "the type of " + e.Name.Local
+		}
 	}
 	return "anonymous complex type"
 }

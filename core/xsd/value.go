@@ -140,6 +140,12 @@ func (v *Value) paths(prefix string, out map[string]*string, depth int) {
 		t := a.Text
 		out[join(a.Name.Local)] = &t
 	}
+	if isArray(v) {
+		for i, e := range v.Elems {
+			e.leaf(join(strconv.Itoa(i)), out, depth)
+		}
+		return
+	}
 	count := map[string]int{}
 	for _, e := range v.Elems {
 		count[e.Name.Local]++
@@ -151,20 +157,32 @@ func (v *Value) paths(prefix string, out map[string]*string, depth int) {
 			p += "." + strconv.Itoa(index[e.Name.Local])
 			index[e.Name.Local]++
 		}
-		switch {
-		case e.Nil:
-			out[p] = nil
-		case len(e.Elems) == 0 && len(e.Attrs) == 0:
-			t := e.Text
-			out[p] = &t
-		default:
-			if e.Text != "" && len(e.Elems) == 0 {
-				t := e.Text
-				out[p] = &t // simple content with attributes: the value under the element's own path
-			}
-			e.paths(p, out, depth+1)
-		}
+		e.leaf(p, out, depth)
 	}
+}
+
+// leaf adds a child's paths under p.
+func (v *Value) leaf(p string, out map[string]*string, depth int) {
+	switch {
+	case v.Nil:
+		out[p] = nil
+	case len(v.Elems) == 0 && len(v.Attrs) == 0 && !isArray(v):
+		t := v.Text
+		out[p] = &t
+	default:
+		if v.Text != "" && len(v.Elems) == 0 {
+			t := v.Text
+			out[p] = &t // simple content with attributes: the value under the element's own path
+		}
+		v.paths(p, out, depth+1)
+	}
+}
+
+// isArray reports whether a value was read as a SOAP-encoded array: its
+// items are indexed under its own path.
+func isArray(v *Value) bool {
+	ct, ok := v.typ.(*ComplexType)
+	return ok && ct.Array != nil
 }
 
 // isList reports whether a value's declaration may repeat: its paths are
@@ -209,11 +227,18 @@ func (v *Value) iface(depth int) any {
 	if v == nil || v.Nil {
 		return nil
 	}
-	if len(v.Elems) == 0 && len(v.Attrs) == 0 {
-		return v.Text
-	}
 	if depth > maxValueDepth {
 		return nil
+	}
+	if isArray(v) {
+		items := make([]any, len(v.Elems))
+		for i, e := range v.Elems {
+			items[i] = e.iface(depth + 1)
+		}
+		return items
+	}
+	if len(v.Elems) == 0 && len(v.Attrs) == 0 {
+		return v.Text
 	}
 	m := map[string]any{}
 	for _, a := range v.Attrs {

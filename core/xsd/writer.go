@@ -21,13 +21,18 @@ func knownPrefix(ns string) (string, bool) {
 		return "soapenc", true
 	case NamespaceSOAP12Enc:
 		return "enc", true
+	case core.NamespaceV11:
+		return "soapenv", true
+	case core.NamespaceV12:
+		return "env", true
 	}
 	return "", false
 }
 
 // writer writes XML with every namespace in a prefix: a qualified name
 // gets its namespace's prefix, declared on the element where it is first
-// needed in scope; an unqualified one has none, and no default namespace
+// needed in scope (declarations first in the start tag, in order of use,
+// then the attributes); an unqualified one has none, and no default namespace
 // is ever declared, so an unprefixed name is in no namespace. The
 // prefixes are stable over a document (xsi, xsd, soapenc, enc for their
 // namespaces, ns0, ns1… for the others in order of first use).
@@ -39,7 +44,8 @@ type writer struct {
 	marks    []int             // per open element: len(declared) before it
 	names    []string          // per open element: its qualified name
 	open     bool              // a start tag is being written (attributes may follow)
-	pending  []byte            // the start tag's attributes, written at its end
+	decls    []byte            // the start tag's namespace declarations, written at its end
+	pending  []byte            // the start tag's attributes, written after the declarations
 	err      error
 }
 
@@ -70,11 +76,11 @@ func (x *writer) prefixOf(ns string) string {
 		}
 	}
 	x.declared = append(x.declared, ns)
-	x.pending = append(x.pending, " xmlns:"...)
-	x.pending = append(x.pending, p...)
-	x.pending = append(x.pending, `="`...)
-	x.pending = core.AppendEscapedAttr(x.pending, ns)
-	x.pending = append(x.pending, '"')
+	x.decls = append(x.decls, " xmlns:"...)
+	x.decls = append(x.decls, p...)
+	x.decls = append(x.decls, `="`...)
+	x.decls = core.AppendEscapedAttr(x.decls, ns)
+	x.decls = append(x.decls, '"')
 	return p
 }
 
@@ -100,7 +106,7 @@ func (x *writer) qname(n xml.Name) string {
 func (x *writer) start(n xml.Name) {
 	x.finishStart()
 	x.marks = append(x.marks, len(x.declared))
-	x.pending = x.pending[:0]
+	x.pending, x.decls = x.pending[:0], x.decls[:0]
 	q := x.qname(n)
 	x.names = append(x.names, q)
 	x.buf = append(x.buf, '<')
@@ -123,9 +129,10 @@ func (x *writer) finishStart() {
 	if !x.open {
 		return
 	}
+	x.buf = append(x.buf, x.decls...)
 	x.buf = append(x.buf, x.pending...)
 	x.buf = append(x.buf, '>')
-	x.pending = x.pending[:0]
+	x.pending, x.decls = x.pending[:0], x.decls[:0]
 	x.open = false
 }
 
@@ -139,9 +146,10 @@ func (x *writer) text(s string) {
 func (x *writer) end() {
 	n := len(x.names) - 1
 	if x.open {
+		x.buf = append(x.buf, x.decls...)
 		x.buf = append(x.buf, x.pending...)
 		x.buf = append(x.buf, "/>"...)
-		x.pending = x.pending[:0]
+		x.pending, x.decls = x.pending[:0], x.decls[:0]
 		x.open = false
 	} else {
 		x.buf = append(x.buf, "</"...)
