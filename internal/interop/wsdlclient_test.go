@@ -99,9 +99,15 @@ func TestWSDLClientPeers(t *testing.T) {
 		c     interop.Contract
 		start func(t testing.TB, c interop.Contract) *interop.Server
 	}{
-		{"gSOAP", interop.Qualified, func(t testing.TB, c interop.Contract) *interop.Server { return interop.GSOAPServer(t, c, interop.Strict()) }},
-		{"gSOAP", interop.Bare, func(t testing.TB, c interop.Contract) *interop.Server { return interop.GSOAPServer(t, c, interop.Strict()) }},
-		{"gSOAP", interop.Encoded, func(t testing.TB, c interop.Contract) *interop.Server { return interop.GSOAPServer(t, c, interop.Strict()) }},
+		{"gSOAP", interop.Qualified, func(t testing.TB, c interop.Contract) *interop.Server {
+			return interop.GSOAPServer(t, c, interop.Strict())
+		}},
+		{"gSOAP", interop.Bare, func(t testing.TB, c interop.Contract) *interop.Server {
+			return interop.GSOAPServer(t, c, interop.Strict())
+		}},
+		{"gSOAP", interop.Encoded, func(t testing.TB, c interop.Contract) *interop.Server {
+			return interop.GSOAPServer(t, c, interop.Strict())
+		}},
 		{"spyne", interop.Qualified, interop.SpyneServer},
 		{"spyne", interop.Bare, interop.SpyneServer},
 	}
