@@ -22,6 +22,9 @@
 // (SOAP 1.2 Part 2 §7.5). HTTP-level refusals are 401, 405, 413 and 415, an
 // empty 400 for a body that is not SOAP at all (see below), and, from
 // NewServer, net/http's 431 for request headers over DefaultMaxHeaderBytes.
+// A body whose framing is broken is 400 and one that does not arrive in time
+// is 408 (WithBodyTimeout, WithMinBodyRate), both with a Sender fault in
+// either version.
 //
 // Replies are written into a buffer of up to 32 KiB (core's envelope writer
 // appends straight into it) before the status line, so an error while

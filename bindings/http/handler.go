@@ -6,9 +6,11 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -95,7 +97,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeFault(ctx, w, nil, f, chooseVersion(r, ct, core.V11), http.StatusRequestEntityTooLarge)
 		return
 	}
-	body := &bodyReader{r: r.Body, max: s.max}
+	body := &bodyReader{r: r.Body, max: s.max, pace: s.startPace(w, r)}
 	// UTF-16 without a byte order mark is read when the charset says so
 	m, err := core.ReadMessage(core.CharsetReader(ct.charset, body), s.o.limits)
 	if err == nil {
@@ -194,7 +196,10 @@ func (s *handler) bodyFault(f *core.Fault, body *bodyReader, v core.Version) *co
 	switch {
 	case body.isTooLarge() && !errors.Is(f, core.ErrTooLarge):
 		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: errors.Join(core.ErrTooLarge, f)}
-	case body.failed() && !body.isTooLarge():
+	case body.isTooLarge():
+	case body.timedOut():
+		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the request body did not arrive in time", Cause: f}
+	case body.failed():
 		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the request body could not be read", Cause: f}
 	}
 	return f
@@ -209,10 +214,17 @@ func notSOAP(err error, body *bodyReader) bool {
 
 // status is the status of a fault answering a request whose body is body:
 // 413 when the request was larger than the limit (not when some other
-// envelope was, such as a next hop's reply).
+// envelope was, such as a next hop's reply), 408 when it did not arrive in
+// time, 400 when it could not be read (broken chunked framing, the client
+// gone): HTTP's statuses for what went wrong below SOAP, in either version.
 func (s *handler) status(f *core.Fault, v core.Version, body *bodyReader) int {
-	if body.isTooLarge() {
+	switch {
+	case body.isTooLarge():
 		return http.StatusRequestEntityTooLarge
+	case body.timedOut():
+		return http.StatusRequestTimeout
+	case body.failed():
+		return http.StatusBadRequest
 	}
 	return faultStatus(f, v)
 }
@@ -228,6 +240,12 @@ func (s *handler) writeFault(ctx context.Context, w http.ResponseWriter, req *co
 		m = core.NewMessage(v, core.FaultBody(f))
 	}
 	m.Envelope.Version = v
+	if status == http.StatusRequestTimeout {
+		// The read deadline passed, and the server's write deadline may be
+		// as near (NewServer's ReadTimeout and WriteTimeout are equal):
+		// give the fault a little time of its own to go out.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(faultWriteTime))
+	}
 	if err := s.write(ctx, w, m, status); err != nil {
 		s.o.log.ErrorContext(ctx, "soap: writing a fault failed", slog.Any("err", err))
 		http.Error(w, "internal server error", http.StatusInternalServerError)
@@ -352,15 +370,20 @@ func recycle(m *core.Message, body *bodyReader, length int64) {
 	m.Body().Discard()
 }
 
+// faultWriteTime bounds writing the 408 fault of a body that timed out.
+const faultWriteTime = 10 * time.Second
+
 // bodyReader watches the request body: how much was read and whether
 // reading it failed, so a fault can be answered right whatever the handler
-// made of the error.
+// made of the error; and it holds the body to its pace, when it has one.
 type bodyReader struct {
 	r        io.Reader
 	max      int64
+	pace     *pace // nil: no bound on the body's pace
 	mu       sync.Mutex
 	n        int64
 	tooLarge bool
+	timeout  bool
 	err      error
 }
 
@@ -368,14 +391,26 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.mu.Lock()
 	b.n += int64(n)
+	total := b.n
 	if b.max > 0 && b.n > b.max {
 		b.tooLarge = true
 	}
 	if err != nil && err != io.EOF && b.err == nil {
 		b.err = err
+		var ne net.Error
+		b.timeout = errors.As(err, &ne) && ne.Timeout()
 	}
 	b.mu.Unlock()
+	if err == nil && b.pace != nil {
+		b.pace.arrived(total)
+	}
 	return n, err
+}
+
+func (b *bodyReader) timedOut() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.timeout
 }
 
 func (b *bodyReader) count() int64 {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -44,6 +45,10 @@ type handlerConfig struct {
 	// optionalCT: a POST without a Content-Type is read (the envelope
 	// decides the version) instead of refused with 415
 	optionalCT bool
+	// the request body's pace: bodyTimeout < 0 switches it off; minRate
+	// < 0: none (a bound on silence)
+	bodyTimeout time.Duration
+	minRate     int
 }
 
 type transportConfig struct {
@@ -59,7 +64,7 @@ type serverConfig struct {
 }
 
 func newHandlerConfig(opts []HandlerOption) handlerConfig {
-	c := handlerConfig{realm: DefaultRealm}
+	c := handlerConfig{realm: DefaultRealm, bodyTimeout: DefaultBodyTimeout, minRate: DefaultMinBodyRate}
 	for _, o := range opts {
 		o.applyHandler(&c)
 	}
@@ -186,6 +191,47 @@ func WithPublicURL(base string) HandlerOption {
 // Content-Type, on a service no browser can reach.
 func WithContentTypeOptional() HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.optionalCT = true })
+}
+
+// DefaultBodyTimeout is how long a request body has, once its headers are
+// read, to bring its first MinBodyRate × BodyTimeout bytes, and then each
+// next as many (WithBodyTimeout, WithMinBodyRate).
+const DefaultBodyTimeout = 20 * time.Second
+
+// WithBodyTimeout bounds how long the handler waits for a request body
+// (default DefaultBodyTimeout): the body has d from the end of its headers
+// to bring its first WithMinBodyRate × d bytes (or to end), and d more for
+// each further as many. A body that stops, or arrives slower than the rate,
+// is therefore cut at most d after the last such stretch it completed (d
+// after its headers when it sent too little from the start), and answered
+// 408 with a Sender fault. The bound is the connection's read deadline
+// (http.ResponseController), moved forward as the body arrives; it never
+// goes past the server's ReadTimeout, counted from when the handler starts,
+// which stays the bound on the whole body. 0 keeps the default; a negative
+// d switches the bound off (a ResponseWriter that cannot set deadlines,
+// such as httptest's recorder, has none either).
+func WithBodyTimeout(d time.Duration) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) {
+		if d != 0 {
+			c.bodyTimeout = d
+		}
+	})
+}
+
+// DefaultMinBodyRate is the slowest a request body may arrive, in bytes per
+// second over each WithBodyTimeout: 500 bytes/s, 10,000 bytes in each 20 s.
+const DefaultMinBodyRate = 500
+
+// WithMinBodyRate sets the slowest a request body may arrive, in bytes per
+// second (default DefaultMinBodyRate), measured over each WithBodyTimeout
+// (see there). 0 keeps the default; a negative rate removes it, leaving a
+// bound on silence: any byte earns the body another WithBodyTimeout.
+func WithMinBodyRate(bytesPerSecond int) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) {
+		if bytesPerSecond != 0 {
+			c.minRate = bytesPerSecond
+		}
+	})
 }
 
 // WithClient makes the transport send through hc instead of its own client

@@ -22,7 +22,8 @@ const (
 // 10 s, whole request 2 min, response 2 min, idle keep-alive 90 s, and
 // request headers bounded to 64 KiB. net/http's own errors go to the
 // WithLogger logger (discarded by default). Adjust the fields before
-// serving if these do not fit.
+// serving if these do not fit. The handler NewHandler returns bounds the
+// request body's pace within ReadTimeout on its own (WithBodyTimeout).
 func NewServer(addr string, h http.Handler, opts ...ServerOption) *http.Server {
 	o := newServerConfig(opts)
 	return &http.Server{

@@ -155,7 +155,8 @@ func TestServerClientDisconnects(t *testing.T) {
 
 // TestServerReadTimeout: NewServer's read timeout ends a request whose
 // client stalls mid-body: the handler's body read fails, the handler
-// returns, the client gets a Sender fault and the connection is closed.
+// returns, the client gets 408 with a Sender fault and the connection is
+// closed.
 func TestServerReadTimeout(t *testing.T) {
 	for _, v := range []core.Version{core.V11, core.V12} {
 		t.Run(v.String(), func(t *testing.T) {
@@ -190,10 +191,11 @@ func TestServerReadTimeout(t *testing.T) {
 			defer resp.Body.Close()
 			data, err := io.ReadAll(resp.Body)
 			require.NoError(t, err)
-			assert.Equal(t, faultStatus(v), resp.StatusCode, "%s", data)
-			_, f := readFault(t, data)
+			assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", data)
+			m, f := readFault(t, data)
+			assert.Equal(t, v, m.Version())
 			assert.Equal(t, core.CodeSender, f.Code)
-			assert.Equal(t, "the request body could not be read", f.Reason)
+			assert.Equal(t, "the request body did not arrive in time", f.Reason)
 			_, err = c.Read(make([]byte, 1))
 			assert.ErrorIs(t, err, io.EOF, "the server closed the connection")
 		})
