@@ -55,14 +55,14 @@ type rrPair struct {
 // benchmark's request and its echoed reply, so the raw side sends and
 // answers the same payload bytes (without soapwire's NATS headers, which
 // are part of what is measured).
-func wireBytes(b *testing.B) (req, reply []byte) {
+func wireBytes(b testing.TB) (req, reply []byte) {
 	in, out := wireMsgs(b)
 	return in.Data, out.Data
 }
 
 // wireMsgs returns the NATS messages soapwire writes for the benchmark's
 // request and its echoed reply: payload and headers.
-func wireMsgs(b *testing.B) (req, reply *nats.Msg) {
+func wireMsgs(b testing.TB) (req, reply *nats.Msg) {
 	m := core.NewMessage(core.V11, core.RawBody(benchBody))
 	m.Action = "urn:bench:echoString"
 	in, err := soapnats.Encode(m, "bench.soap", 0)
@@ -95,16 +95,7 @@ func wireMsgs(b *testing.B) (req, reply *nats.Msg) {
 func requestReplyPairs(b *testing.B) []rrPair {
 	s := startServer(b)
 	subscribe(b, connect(b, s), "bench.soap", streamEcho)
-	tr := soapnats.NewTransport(connect(b, s), "bench.soap")
-	soap := func(ctx context.Context) error {
-		m := core.NewMessage(core.V11, core.RawBody(benchBody))
-		m.Action = "urn:bench:echoString"
-		reply, err := tr.RoundTrip(ctx, m)
-		if err != nil {
-			return err
-		}
-		return reply.Body().Discard()
-	}
+	soap := benchCall(soapnats.NewTransport(connect(b, s), "bench.soap"))
 
 	rawReq, rawReply := wireBytes(b)
 	rawSrv, rawCli := connect(b, s), connect(b, s)
@@ -138,6 +129,20 @@ func requestReplyPairs(b *testing.B) []rrPair {
 		return nil
 	}
 	return []rrPair{{"soapwire", soap}, {"raw-nats", raw}, {"raw-nats-headers", rawHeaders}}
+}
+
+// benchCall returns a call of the benchmark's request through tr, the
+// reply's body read.
+func benchCall(tr *soapnats.Transport) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		m := core.NewMessage(core.V11, core.RawBody(benchBody))
+		m.Action = "urn:bench:echoString"
+		reply, err := tr.RoundTrip(ctx, m)
+		if err != nil {
+			return err
+		}
+		return reply.Body().Discard()
+	}
 }
 
 // respond answers requests on subject, in a queue group, with answer, and

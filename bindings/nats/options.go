@@ -41,10 +41,12 @@ type ReadOption interface {
 }
 
 type subscribeConfig struct {
-	limits      core.Limits
-	log         *slog.Logger
-	queue       string
-	concurrency int
+	limits       core.Limits
+	log          *slog.Logger
+	queue        string
+	concurrency  int
+	pendingMsgs  int
+	pendingBytes int // 0: DefaultPendingBytes, or twice the max payload when more
 }
 
 type transportConfig struct {
@@ -69,7 +71,7 @@ type receiverConfig struct {
 }
 
 func newSubscribeConfig(opts []SubscribeOption) subscribeConfig {
-	c := subscribeConfig{queue: DefaultQueue, concurrency: DefaultConcurrency}
+	c := subscribeConfig{queue: DefaultQueue, concurrency: DefaultConcurrency, pendingMsgs: DefaultPendingMsgs}
 	for _, o := range opts {
 		o.applySubscribe(&c)
 	}
@@ -168,12 +170,41 @@ func WithQueue(name string) SubscribeOption {
 const DefaultConcurrency = 128
 
 // WithConcurrency sets how many requests one Subscription handles at once
-// (default DefaultConcurrency). Further requests wait in the connection's
-// pending buffer.
+// (default DefaultConcurrency). Further requests wait in the
+// Subscription's pending buffer (WithPendingLimits).
 func WithConcurrency(n int) SubscribeOption {
 	return subscribeOptionFunc(func(c *subscribeConfig) {
 		if n > 0 {
 			c.concurrency = n
+		}
+	})
+}
+
+// Defaults of WithPendingLimits.
+const (
+	DefaultPendingMsgs  = 4096    // requests received and not yet taken by a worker
+	DefaultPendingBytes = 8 << 20 // their bytes on the wire (payload and headers)
+)
+
+// WithPendingLimits bounds the requests a Subscription has received and
+// no worker has taken yet (all WithConcurrency of them are busy): at most
+// msgs requests and bytes bytes (payloads and NATS headers, as on the
+// wire). A request that arrives beyond either limit is dropped by nats.go
+// (a slow consumer): its caller gets no reply and times out, and the
+// Subscription counts and logs the drops (see Subscribe). The defaults,
+// DefaultPendingMsgs and DefaultPendingBytes (or twice the server's max
+// payload when that is more), keep a flood of requests within a few tens
+// of MiB (docs/security.md). bytes must be at least the server's max
+// payload, or the largest requests would always be dropped: Subscribe
+// refuses a smaller one. A zero or negative value keeps the default; the
+// connection's nats.SyncQueueLen (64 Ki by default) caps msgs.
+func WithPendingLimits(msgs, bytes int) SubscribeOption {
+	return subscribeOptionFunc(func(c *subscribeConfig) {
+		if msgs > 0 {
+			c.pendingMsgs = msgs
+		}
+		if bytes > 0 {
+			c.pendingBytes = bytes
 		}
 	})
 }

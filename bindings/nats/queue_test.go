@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -228,19 +228,20 @@ func TestConcurrencyGrows(t *testing.T) {
 }
 
 // TestSlowConsumerLogged: requests nats.go drops because the Subscription
-// fell behind (its pending buffer, here 4 requests, overflowed) are logged
-// with their count, so every request is either handled or counted; the
-// Subscription goes on serving.
+// fell behind (its pending buffer, here 4 requests, overflowed) are
+// counted (Dropped) and logged with their number, in a line or two rather
+// than one a drop, and Close logs those not logged yet: every request is
+// either handled or in a line. The Subscription goes on serving.
 func TestSlowConsumerLogged(t *testing.T) {
 	s := startServer(t)
 	log, lines := newLogs()
 	release := make(chan struct{})
 	var handled atomic.Int64
-	subscribe(t, connect(t, s, nats.SyncQueueLen(4)), "svc.slow", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+	sub := subscribe(t, connect(t, s), "svc.slow", core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		<-release
 		handled.Add(1)
 		return nil, nil
-	}), soapnats.WithConcurrency(1), soapnats.WithLogger(log))
+	}), soapnats.WithConcurrency(1), soapnats.WithPendingLimits(4, 1<<20), soapnats.WithLogger(log))
 	tr := soapnats.NewTransport(connect(t, s), "svc.slow")
 	const n = 40
 	for i := range n {
@@ -248,19 +249,44 @@ func TestSlowConsumerLogged(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond) // all delivered or dropped by now
 	close(release)
-	dropped := func() int64 {
-		var sum int64
-		for _, m := range regexp.MustCompile(`requests dropped.* dropped=(\d+)`).FindAllStringSubmatch(lines.String(), -1) {
-			d, err := strconv.ParseInt(m[1], 10, 64)
-			require.NoError(t, err)
-			sum += d
-		}
-		return sum
-	}
-	require.Eventually(t, func() bool { return handled.Load()+dropped() == n }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return handled.Load()+int64(sub.Dropped()) == n }, 5*time.Second, 10*time.Millisecond,
 		"every request is handled or counted as dropped")
-	assert.Positive(t, dropped(), lines.String())
+	assert.Positive(t, sub.Dropped())
 	reply, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", "after"))))
 	require.NoError(t, err, "the Subscription still serves")
 	assert.Nil(t, reply)
+
+	dropped := sub.Dropped()
+	require.NoError(t, sub.Close())
+	counts := regexp.MustCompile(`requests dropped.* dropped=(\d+)`).FindAllStringSubmatch(lines.String(), -1)
+	assert.LessOrEqual(t, len(counts), 2, "the first drop at once, the rest on Close (within ten seconds):\n%s", lines.String())
+	sum := 0
+	for _, m := range counts {
+		d, err := strconv.Atoi(m[1])
+		require.NoError(t, err)
+		sum += d
+	}
+	assert.Equal(t, dropped, sum, "the lines count every drop:\n%s", lines.String())
+}
+
+// TestPendingLimits: WithPendingLimits refuses a byte limit under the
+// server's max payload (the largest requests would always be dropped), and
+// the default byte limit grows with a server that takes larger messages,
+// so that a request as large as the server takes is served.
+func TestPendingLimits(t *testing.T) {
+	s := startServer(t, soapnats.WithMaxPayload(12<<20))
+	nc := connect(t, s)
+	_, err := soapnats.Subscribe(testCtx(t), nc, "svc.limits", echo, soapnats.WithPendingLimits(16, 1<<20))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "max payload")
+	_, err = soapnats.Subscribe(testCtx(t), nc, "svc.limits", echo, soapnats.WithPendingLimits(16, 12<<20))
+	require.NoError(t, err)
+
+	sub := subscribe(t, nc, "svc.large", echo)
+	tr := soapnats.NewTransport(connect(t, s), "svc.large")
+	large := strings.Repeat("x", 10<<20) // over DefaultPendingBytes
+	reply, err := tr.RoundTrip(testCtx(t), core.NewMessage(core.V11, core.RawBody(body("echo", large))))
+	require.NoError(t, err)
+	assert.Len(t, text(t, reply), len(large))
+	assert.Zero(t, sub.Dropped())
 }

@@ -33,9 +33,9 @@ type Subscription struct {
 	closed   bool
 	idle     chan struct{} // closed when closed and no worker runs
 
-	served  atomic.Uint64
-	dropped atomic.Int64
-	stop    func() bool // stops the context.AfterFunc that closes on ctx's end
+	served atomic.Uint64
+	drops  drops       // requests nats.go dropped: counted, logged
+	stop   func() bool // stops the context.AfterFunc that closes on ctx's end
 }
 
 // Subscribe serves h on subject (a subject, a pattern such as "orders.*",
@@ -49,7 +49,11 @@ type Subscription struct {
 // Requests are handled concurrently, up to WithConcurrency at once, by
 // worker goroutines with a context derived from ctx: a worker takes the
 // next request waiting before it pauses, and one worker stays waiting when
-// the Subscription is idle. A request's NATS headers are checked
+// the Subscription is idle. Requests no worker has taken yet wait in the
+// Subscription's pending buffer, bounded by WithPendingLimits: beyond it
+// nats.go drops them (their callers time out), and the Subscription counts
+// them (Dropped) and logs them, at most one line per ten seconds with the
+// number dropped since the line before. A request's NATS headers are checked
 // against its envelope (see the package documentation): a missing
 // Content-Type, or a header contradicting the envelope, is answered with a
 // Sender fault and logged. The reply, a fault, or for a one-way accept
@@ -79,7 +83,7 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	// A synchronous subscription: nats.go's reading goroutine hands each
 	// request straight to a waiting worker, with no delivery goroutine in
 	// between. Requests no worker has taken yet wait in its pending buffer
-	// (bounded by nats.go's pending limits, as for a callback).
+	// (bounded by WithPendingLimits).
 	if o.queue != "" {
 		s.sub, err = nc.QueueSubscribeSync(a.Subject, o.queue)
 	} else {
@@ -89,6 +93,12 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 		cancel()
 		return nil, fmt.Errorf("nats: subscribe to %s: %w", a.Subject, err)
 	}
+	if err := s.limitPending(); err != nil {
+		cancel()
+		_ = s.sub.Unsubscribe()
+		return nil, err
+	}
+	s.drops = drops{log: o.log, subject: a.Subject, count: s.sub.Dropped, interval: dropLogInterval}
 	s.grow(hctx)
 	fctx, fcancel := ctx, context.CancelFunc(func() {})
 	if _, ok := ctx.Deadline(); !ok {
@@ -103,8 +113,28 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	return s, nil
 }
 
+// limitPending sets the subscription's pending limits (WithPendingLimits).
+func (s *Subscription) limitPending() error {
+	msgs, bytes, most := s.o.pendingMsgs, s.o.pendingBytes, int(s.nc.MaxPayload())
+	switch {
+	case bytes == 0:
+		bytes = max(DefaultPendingBytes, 2*most)
+	case bytes < most:
+		return fmt.Errorf("nats: subscribe to %s: WithPendingLimits(%d, %d): %d bytes is less than the server's max payload, %d: the largest requests would always be dropped", s.subject, msgs, bytes, bytes, most)
+	}
+	if err := s.sub.SetPendingLimits(msgs, bytes); err != nil {
+		return fmt.Errorf("nats: subscribe to %s: pending limits: %w", s.subject, err)
+	}
+	return nil
+}
+
 // Subject returns the subject served.
 func (s *Subscription) Subject() string { return s.subject }
+
+// Dropped returns how many requests nats.go has dropped so far because the
+// Subscription fell behind (see WithPendingLimits): their callers got no
+// reply. The Subscription logs them too, at most one line per ten seconds.
+func (s *Subscription) Dropped() int { return s.drops.total() }
 
 // Close unsubscribes at once (when it returns, the server routes no more
 // requests here) and cancels the context of the requests in flight; it does
@@ -115,7 +145,9 @@ func (s *Subscription) Close() error {
 		s.stop()
 	}
 	s.cancel()
+	n, derr := s.sub.Dropped()
 	err := s.sub.Unsubscribe()
+	s.drops.close(n, derr)
 	if err == nil {
 		// So that when Close returns, the server no longer routes requests
 		// here (they go to other instances, or get no responders).
@@ -139,6 +171,7 @@ func (s *Subscription) Drain(ctx context.Context) error {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for s.sub.IsValid() {
+		s.drops.check() // the count is gone once the subscription is
 		select {
 		case <-ctx.Done():
 			s.Close()
@@ -216,8 +249,8 @@ func (s *Subscription) worker(ctx context.Context) {
 		waiting := s.waiting.Add(-1)
 		if err != nil {
 			if errors.Is(err, nats.ErrSlowConsumer) {
-				// nats.go dropped requests: reported by checkDropped.
-				s.checkDropped()
+				// nats.go dropped requests: counted and logged.
+				s.drops.check()
 				s.waiting.Add(1)
 				continue
 			}
@@ -231,7 +264,7 @@ func (s *Subscription) worker(ctx context.Context) {
 		}
 		s.serve(ctx, msg)
 		if s.served.Add(1)%128 == 0 {
-			s.checkDropped()
+			s.drops.check()
 		}
 		if !s.stay() {
 			return
@@ -266,19 +299,6 @@ func (s *Subscription) done() {
 		close(s.idle)
 	}
 	s.mu.Unlock()
-}
-
-// checkDropped logs requests nats.go dropped because this process fell
-// behind (a slow consumer): their callers time out.
-func (s *Subscription) checkDropped() {
-	n, err := s.sub.Dropped()
-	if err != nil {
-		return
-	}
-	if old := s.dropped.Swap(int64(n)); int64(n) > old {
-		s.o.log.Warn("soap: requests dropped: the subscriber fell behind (raise WithConcurrency or run more instances)",
-			slog.String("subject", s.subject), slog.Int64("dropped", int64(n)-old))
-	}
 }
 
 // serve handles one request. What is not the common path (a refusal, a
