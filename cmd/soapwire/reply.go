@@ -19,6 +19,7 @@ const maxReplyNodes = 100_000
 func printReply(w io.Writer, reply *core.Message, asJSON bool) error {
 	d := soapenc.NewDecoder(reply.Body())
 	d.MaxNodes = maxReplyNodes
+	d.Headers = reply.Envelope.Headers // a value may refer to one, ids are unique across them
 	el, err := d.ReadBody()
 	if errors.Is(err, io.EOF) {
 		if asJSON {
