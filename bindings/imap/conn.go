@@ -170,7 +170,7 @@ func login(ctx context.Context, s *session, e endpoint, c *clientConfig) error {
 		if err != nil {
 			return err
 		}
-		return s.c.Authenticate(&oauthClient{mech: mech, ir: ir})
+		return s.c.Authenticate(&mailfmt.OAuthClient{Mech: mech, IR: ir})
 	case c.hasCreds || user != "" && c.pass != "":
 		if caps.Has(imap.AuthCap(sasl.Plain)) {
 			return s.c.Authenticate(sasl.NewPlainClient("", user, c.pass))
@@ -181,23 +181,6 @@ func login(ctx context.Context, s *session, e endpoint, c *clientConfig) error {
 		return s.c.Login(user, c.pass).Wait()
 	}
 	return fmt.Errorf("%w: no credentials (WithCredentials or WithOAuth)", ErrNoAuth)
-}
-
-// oauthClient is a SASL client of XOAUTH2 or OAUTHBEARER: the initial
-// response, then, to a server's error challenge, the response that ends
-// the exchange (the server then answers NO).
-type oauthClient struct {
-	mech string
-	ir   []byte
-}
-
-func (o *oauthClient) Start() (string, []byte, error) { return o.mech, o.ir, nil }
-
-func (o *oauthClient) Next(challenge []byte) ([]byte, error) {
-	if o.mech == mailfmt.MechOAuthBearer {
-		return []byte{1}, nil // RFC 7628 §3.2.3: a dummy response after an error
-	}
-	return []byte{}, nil
 }
 
 // isConnErr reports whether err means the connection is gone (rather than a

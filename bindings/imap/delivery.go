@@ -1,11 +1,14 @@
 package imap
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	netmail "net/mail"
+	"net/textproto"
 	"os"
 	"strings"
 	"sync"
@@ -188,6 +191,16 @@ func (r *Receiver) returnToInbox(s *session, uid imap.UID) error {
 // park moves the mail to the failed folder and appends a note beside it:
 // a mail relating to it whose body is the fault envelope with the cause.
 func (r *Receiver) park(ctx context.Context, d *delivery, cause error) error {
+	about := ""
+	if d.m != nil {
+		about = d.m.Meta[MetaMessageID]
+	} else {
+		// Parked on arrival (too large, or not SOAP): its Message-ID alone.
+		r.onWork(ctx, func(s *session) error {
+			about = fetchMessageID(s, d.uid)
+			return nil
+		})
+	}
 	var fuid imap.UID
 	err := r.onWork(ctx, func(s *session) error {
 		data, err := s.c.Move(imap.UIDSetNum(d.uid), r.o.failed).Wait()
@@ -203,10 +216,8 @@ func (r *Receiver) park(ctx context.Context, d *delivery, cause error) error {
 		return err
 	}
 	var v core.Version
-	about := ""
 	if d.m != nil {
 		v = d.m.Version()
-		about = d.m.Meta[MetaMessageID]
 	}
 	if v == 0 {
 		v = core.FaultOf(cause).Version
@@ -253,4 +264,23 @@ func (r *Receiver) noteFrom() *netmail.Address {
 		return &netmail.Address{Address: user}
 	}
 	return &netmail.Address{Address: user + "@" + r.e.host}
+}
+
+// fetchMessageID returns the Message-ID header of the processing folder's
+// mail uid, "" if it has none or the fetch fails.
+func fetchMessageID(s *session, uid imap.UID) string {
+	sec := &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, HeaderFields: []string{"Message-ID"}, Peek: true}
+	msgs, err := s.c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{sec}}).Collect()
+	if err != nil {
+		return ""
+	}
+	for _, m := range msgs {
+		for _, b := range m.BodySection {
+			h, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(b.Bytes))).ReadMIMEHeader()
+			if err == nil || len(h) > 0 {
+				return strings.TrimSpace(h.Get("Message-Id"))
+			}
+		}
+	}
+	return ""
 }

@@ -25,9 +25,18 @@ type proxy struct {
 	cutOnce   atomic.Bool
 	idleLimit atomic.Int64 // ns; a client connection silent that long is cut
 	cuts      atomic.Int32
+	strip     atomic.Pointer[string] // taken out of what the server sends
 
 	mu    sync.Mutex
 	links []net.Conn
+	sent  bytes.Buffer // what the clients sent, the first 64 KiB
+}
+
+// clientSent reports whether the clients sent s.
+func (p *proxy) clientSent(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Contains(p.sent.Bytes(), []byte(s))
 }
 
 func startProxy(t *testing.T, target string) *proxy {
@@ -83,6 +92,11 @@ func (p *proxy) serve() {
 				if n > 0 {
 					last.Store(time.Now().UnixNano())
 					p.idles.Add(int32(bytes.Count(buf[:n], []byte(" IDLE\r\n"))))
+					p.mu.Lock()
+					if p.sent.Len() < 64<<10 {
+						p.sent.Write(buf[:n])
+					}
+					p.mu.Unlock()
 					if _, err := s.Write(buf[:n]); err != nil {
 						break
 					}
@@ -100,9 +114,12 @@ func (p *proxy) serve() {
 				n, err := s.Read(buf)
 				if n > 0 {
 					out := buf[:n]
+					if st := p.strip.Load(); st != nil {
+						out = bytes.ReplaceAll(out, []byte(*st), nil)
+					}
 					if m := p.cutAfter.Load(); m != nil && !p.cutOnce.Load() {
 						if i := bytes.Index(out, *m); i >= 0 && p.cutOnce.CompareAndSwap(false, true) {
-							end := i + len(*m) + (n-i-len(*m))/2
+							end := i + len(*m) + (len(out)-i-len(*m))/2
 							c.Write(out[:end])
 							p.cuts.Add(1)
 							c.Close()
@@ -142,3 +159,6 @@ func (p *proxy) serve() {
 }
 
 var _ = io.EOF
+
+// url is the imap:// address of user's INBOX through the proxy.
+func (p *proxy) url(user string) string { return "imap://" + user + "@" + p.addr() + "/INBOX" }

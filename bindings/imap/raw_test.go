@@ -70,3 +70,6 @@ func (m rawMail) has(f imap.Flag) bool {
 	}
 	return false
 }
+
+// allUIDs is "1:*".
+func allUIDs() imap.UIDSet { return imap.UIDSet{imap.UIDRange{Start: 1, Stop: 0}} }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-sasl"
+
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 )
 
 // The Sender's SMTP client (RFC 5321). It is this package's own rather than
@@ -257,6 +259,25 @@ func (cl *client) auth(user, pass string) error {
 	default:
 		return ErrNoAuth
 	}
+	return cl.authWith(a)
+}
+
+// oauthMech returns the OAuth mechanism the server offers: OAUTHBEARER,
+// else XOAUTH2, else "".
+func (cl *client) oauthMech() string {
+	mechs, ok := cl.ext["AUTH"]
+	list := strings.Fields(strings.ToUpper(mechs))
+	switch {
+	case ok && slices.Contains(list, mailfmt.MechOAuthBearer):
+		return mailfmt.MechOAuthBearer
+	case ok && slices.Contains(list, mailfmt.MechXOAuth2):
+		return mailfmt.MechXOAuth2
+	}
+	return ""
+}
+
+// authWith runs the SASL exchange of a.
+func (cl *client) authWith(a sasl.Client) error {
 	mech, resp, err := a.Start()
 	if err != nil {
 		return err
@@ -285,7 +306,11 @@ func (cl *client) auth(user, pass string) error {
 			cl.cmd("*") // cancels the exchange (RFC 4954)
 			return fmt.Errorf("smtp: AUTH %s: %w", mech, derr)
 		}
-		r, err = cl.cmd(b64(resp))
+		if len(resp) == 0 {
+			r, err = cl.cmd("") // an empty response (XOAUTH2 after its error challenge)
+		} else {
+			r, err = cl.cmd(b64(resp))
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package smtp
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -11,6 +12,7 @@ type senderConfig struct {
 	log         *slog.Logger
 	user, pass  string
 	hasCreds    bool
+	token       func(ctx context.Context) (string, error)
 	dialTimeout time.Duration
 	idleTimeout time.Duration
 	attempts    int
@@ -47,6 +49,16 @@ func (f senderOptionFunc) applySender(c *senderConfig) { f(c) }
 // LOGIN when the server offers only that.
 func WithCredentials(user, pass string) SenderOption {
 	return senderOptionFunc(func(c *senderConfig) { c.user, c.pass, c.hasCreds = user, pass, true })
+}
+
+// WithOAuth makes the Sender authenticate with an OAuth 2.0 bearer token,
+// as Microsoft 365's and Gmail's submission servers require: AUTH
+// OAUTHBEARER (RFC 7628) when the server offers it, else AUTH XOAUTH2
+// (ErrNoAuth when it offers neither). token is called for each session, so
+// it may return a fresh token; its error fails that session (not tried
+// again). user is the mailbox's user (the From address when empty).
+func WithOAuth(user string, token func(ctx context.Context) (string, error)) SenderOption {
+	return senderOptionFunc(func(c *senderConfig) { c.user, c.token = user, token })
 }
 
 // DefaultDialTimeout bounds opening a session.

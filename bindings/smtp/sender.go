@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/mail"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,7 +107,7 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 		var se *StatusError
 		var ce *tls.CertificateVerificationError
 		if errors.As(err, &se) && !se.Temporary() || errors.As(err, &ce) ||
-			errors.Is(err, ErrClosed) || errors.Is(err, ErrNoTLS) || errors.Is(err, ErrNoAuth) {
+			errors.Is(err, ErrClosed) || errors.Is(err, ErrNoTLS) || errors.Is(err, ErrNoAuth) || errors.Is(err, errNoRetry) {
 			s.o.log.WarnContext(ctx, "smtp: mail refused", slog.String("to", to.Address), slog.Any("err", err))
 			return err
 		}
@@ -256,7 +257,12 @@ func (s *Sender) dial(parent context.Context) (*client, error) {
 			return fail("STARTTLS", err)
 		}
 	}
-	if s.o.hasCreds {
+	switch {
+	case s.o.token != nil:
+		if err := s.oauth(ctx, cl); err != nil {
+			return fail("AUTH", err)
+		}
+	case s.o.hasCreds:
 		if err := cl.auth(s.o.user, s.o.pass); err != nil {
 			return fail("AUTH", err)
 		}
@@ -267,6 +273,32 @@ func (s *Sender) dial(parent context.Context) (*client, error) {
 	stop()
 	return cl, nil
 }
+
+// oauth authenticates cl with WithOAuth's token.
+func (s *Sender) oauth(ctx context.Context, cl *client) error {
+	mech := cl.oauthMech()
+	if mech == "" {
+		return fmt.Errorf("%w: the server offers neither AUTH OAUTHBEARER nor AUTH XOAUTH2", ErrNoAuth)
+	}
+	token, err := s.o.token(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: the OAuth token: %w", errNoRetry, err)
+	}
+	user := s.o.user
+	if user == "" {
+		user = s.from.Address
+	}
+	host, portText, _ := net.SplitHostPort(s.addr)
+	port, _ := strconv.Atoi(portText)
+	ir, err := mailfmt.OAuthResponse(mech, user, token, host, port)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errNoRetry, err)
+	}
+	return cl.authWith(&mailfmt.OAuthClient{Mech: mech, IR: ir})
+}
+
+// errNoRetry marks an error Send does not try again.
+var errNoRetry = errors.New("smtp: not tried again")
 
 // Close ends the idle sessions (QUIT); Sends in progress finish, and later
 // ones fail with ErrClosed.

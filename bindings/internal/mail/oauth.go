@@ -133,3 +133,23 @@ func unSASLName(s string) string {
 	}
 	return string(out)
 }
+
+// OAuthClient is a SASL client (go-sasl's Client interface) of XOAUTH2 or
+// OAUTHBEARER: the initial response IR (OAuthResponse), then, to the
+// server's error challenge, the response that ends the exchange (the
+// server then refuses the login).
+type OAuthClient struct {
+	Mech string
+	IR   []byte
+}
+
+// Start returns the mechanism and the initial response.
+func (o *OAuthClient) Start() (string, []byte, error) { return o.Mech, o.IR, nil }
+
+// Next answers the server's error challenge.
+func (o *OAuthClient) Next(challenge []byte) ([]byte, error) {
+	if o.Mech == MechOAuthBearer {
+		return []byte{1}, nil // RFC 7628 §3.2.3: a dummy response after an error
+	}
+	return []byte{}, nil
+}
