@@ -29,7 +29,9 @@ type oauthBackend struct {
 	mails atomic.Int32
 }
 
-func (b *oauthBackend) NewSession(*gosmtp.Conn) (gosmtp.Session, error) { return &oauthSession{b: b}, nil }
+func (b *oauthBackend) NewSession(*gosmtp.Conn) (gosmtp.Session, error) {
+	return &oauthSession{b: b}, nil
+}
 
 type oauthSession struct {
 	b    *oauthBackend
