@@ -131,9 +131,15 @@ func TestCall(t *testing.T) {
 			stdout: []string{"fault: Sender", "subcode: {http://www.w3.org/2003/05/soap-rpc}BadArguments",
 				`reason: bad arguments: soapenc: BadValue at /add/a: "two" is not a valid int32`},
 		},
-		{name: "not in the WSDL", args: []string{base + "/calc", "multiply", "a=6"}, code: 1, stderr: `no SOAP binding of the operation in the WSDL: "multiply"`},
-		{name: "not a number for the WSDL's int", args: []string{base + "/calc", "add", "a=two", "b=40"}, code: 2, stderr: `argument a: "two" is not an xsd:int`},
-		{name: "no WSDL there", args: []string{base + "/nothing", "add", "a=1"}, code: 1, stderr: "404 Not Found (give --ns to call without a WSDL)"},
+		{name: "not in the WSDL", args: []string{base + "/calc", "multiply", "a=6"}, code: 2, stderr: `the port has no operation "multiply" (it has add, divide, span, split)`},
+		{name: "a typo in the operation", args: []string{base + "/calc", "ad", "a=6"}, code: 2, stderr: `the port has no operation "ad" (it has add, divide, span, split); did you mean add?`},
+		{name: "not a number for the WSDL's int", args: []string{base + "/calc", "add", "a=two", "b=40"}, code: 2, stderr: `add/a: "two" is not a valid xsd:int: not an integer`},
+		{name: "an unknown argument", args: []string{base + "/calc", "add", "a=1", "bb=40"}, code: 2, stderr: `add: no element or attribute bb (it has a, b); did you mean b?`},
+		{name: "a missing argument", args: []string{base + "/calc", "add", "a=1"}, code: 2, stderr: `add: the required element b is missing (expected: a, b)`},
+		{name: "a type given that the value is not", args: []string{base + "/calc", "add", "a:int=x", "b=40"}, code: 2, stderr: `argument a: "x" is not an xsd:int`},
+		{name: "no WSDL there", args: []string{base + "/nothing", "add", "a=1"}, code: 1,
+			stderr: "/nothing?wsdl: 404 Not Found (give --wsdl FILE|URL, or --ns NAMESPACE to call without a contract)"},
+		{name: "--style with a contract", args: []string{"--style", "rpc", base + "/calc", "add"}, code: 2, stderr: "--style is for calls without a contract"},
 		{name: "no URL", args: []string{}, code: 2, stderr: "want URL OPERATION"},
 		{name: "no operation", args: []string{base + "/calc"}, code: 2, stderr: "want URL OPERATION"},
 		{name: "operation not a name", args: []string{base + "/calc", "1add"}, code: 2, stderr: `operation "1add" is not an XML name`},
@@ -141,7 +147,7 @@ func TestCall(t *testing.T) {
 		{name: "unknown type", args: []string{base + "/calc", "add", "a:complex=1"}, code: 2, stderr: `unknown type "complex"`},
 		{name: "argument twice", args: []string{base + "/calc", "add", "a=1", "a=2"}, code: 2, stderr: "argument a given twice"},
 		{name: "bad style", args: []string{"--style", "soap", base + "/calc", "add"}, code: 2, stderr: `--style "soap": want document, rpc or encoded`},
-		{name: "nats without --ns", args: []string{"nats:calc", "add"}, code: 2, stderr: "--ns is required for a nats: URL"},
+		{name: "nats without --ns", args: []string{"nats:calc", "add"}, code: 2, stderr: "--ns or --wsdl is required for a nats: URL"},
 		{name: "other scheme", args: []string{"ftp://x/y", "add"}, code: 2, stderr: "want http://, https:// or nats:"},
 		{name: "nothing listening", args: []string{"--ns", calcNS, "http://127.0.0.1:1/calc", "add"}, code: 1, stderr: "connection refused"},
 	} {
@@ -195,6 +201,12 @@ func TestCallNATS(t *testing.T) {
 		env: []string{"SOAPWIRE_NATS_URL=" + ns.srv.URL()}}.run(t)
 	require.Equal(t, 1, res.code, "%s", res)
 	assert.Equal(t, "division by zero", field(t, res.stdout, "reason"))
+
+	// led by a contract over NATS: the WSDL the HTTP service describes itself with
+	wsdl := writeFile(t, "calc.wsdl", fetch(t, startCalc(t)+"/calc?wsdl"))
+	res = soapwire(t, "call", "--nats", ns.srv.URL(), "--wsdl", wsdl, "nats:calc", "divide", "dividend=17", "divisor=5")
+	require.Equal(t, 0, res.code, "%s", res)
+	assert.Equal(t, []string{"return = 3", "remainder = 2"}, lines(res.stdout))
 
 	res = soapwire(t, "call", "--nats", ns.srv.URL(), "--ns", calcNS, "nats:nobody.home", "add")
 	require.Equal(t, 1, res.code, "%s", res)

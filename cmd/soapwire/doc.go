@@ -3,7 +3,7 @@
 // envelopes.
 //
 //	soapwire send --to ADDRESS [--action URI] [FILE|-]   send a document (or an envelope as is)
-//	soapwire call URL OPERATION [key[:type]=value…]      make an RPC call and print the reply or fault
+//	soapwire call URL OPERATION [name=value…]            call an operation as its contract (WSDL) says, print the reply or fault
 //	soapwire serve --config FILE                          run bindings until SIGINT or SIGTERM
 //	soapwire inspect [FILE|-]                             read an envelope and report what it holds
 //	soapwire version                                      print the version

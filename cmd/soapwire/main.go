@@ -41,7 +41,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"send", "send a document (or an envelope as is) to a mailto:, ftp://, nats: or http(s):// address", runSend},
-		{"call", "make an RPC call over HTTP or NATS and print the reply or the fault", runCall},
+		{"call", "call an operation as its WSDL says (or code-first) and print the reply or the fault", runCall},
 		{"serve", "run bindings from a configuration file until SIGINT or SIGTERM", runServe},
 		{"inspect", "read an envelope and report what it holds, or the fault it would raise", runInspect},
 		{"wsdl", "read a WSDL contract and print its services, ports, operations and types", runWSDL},

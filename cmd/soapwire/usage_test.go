@@ -21,7 +21,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"-h"}, stdout: "Exit codes: 0 success, 1 failure"},
 		{args: []string{"help", "call"}, stdout: "Usage: soapwire call [flags] URL OPERATION"},
 		{args: []string{"send", "--help"}, stdout: "Usage: soapwire send --to ADDRESS [flags] [FILE|-]"},
-		{args: []string{"call", "-h"}, stdout: "Usage: soapwire call [flags] URL OPERATION [key[:type]=value…]"},
+		{args: []string{"call", "-h"}, stdout: "Usage: soapwire call [flags] URL OPERATION [name=value…]"},
 		{args: []string{"serve", "--help"}, stdout: "Usage: soapwire serve --config FILE [flags]"},
 		{args: []string{"inspect", "--help"}, stdout: "Usage: soapwire inspect [flags] [FILE|-]"},
 		{args: []string{"version", "--help"}, stdout: "Usage: soapwire version"},
@@ -51,7 +51,7 @@ func TestUsage(t *testing.T) {
 func TestHelpListsFlags(t *testing.T) {
 	for cmd, flags := range map[string][]string{
 		"send":    {"-to", "-action", "-version", "-reply-to", "-smtp", "-from", "-ftp-user", "-nats", "-progress", "SOAPWIRE_SMTP_PASSWORD"},
-		"call":    {"-ns", "-style", "-version", "-action", "-wsdl", "-xml", "-json", "-nats"},
+		"call":    {"-ns", "-style", "-version", "-action", "-wsdl", "-port", "-args", "-show-request", "-lenient", "-xml", "-json", "-nats"},
 		"serve":   {"-config", "-check", "-log-level", "-log-format"},
 		"inspect": {"-json", "-process", "-role", "-understand"},
 	} {

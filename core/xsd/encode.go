@@ -370,7 +370,7 @@ func (e *encoder) particle(p *Particle, q *queue) error {
 	}
 	if n < p.Min && !termEmptiable(p) {
 		if p.Element != nil {
-			return e.errorf("the required element %s is missing", p.Element.Name.Local)
+			return e.errorf("the required element %s is missing (%s)", p.Element.Name.Local, expectedElems(q.known))
 		}
 		return e.errorf("one of %s is required", strings.Join(e.c.first(p).expected(), ", "))
 	}

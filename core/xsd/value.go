@@ -40,6 +40,10 @@ type Value struct {
 // for an attribute, a value matched by a wildcard and one built by hand.
 func (v *Value) Decl() *Element { return v.decl }
 
+// Repeated reports whether a decoded value's particle may occur more than
+// once (a list of one is still a list).
+func (v *Value) Repeated() bool { return v.repeated }
+
 // SchemaType returns the type a decoded value was read as: its xsi:type's,
 // else its declaration's; nil for a value built by hand or held
 // generically.

@@ -9,13 +9,14 @@ import (
 )
 
 func TestClosest(t *testing.T) {
-	names := []string{"add", "echoString", "echoStruct", "fail", "person", "nickname"}
+	names := []string{"add", "echoString", "echoStruct", "fail", "person", "nickname", "name"}
 	tests := []struct{ in, want string }{
 		{"ad", "add"},
 		{"Add", "add"},
 		{"echostring", "echoString"},
 		{"echoStrnig", "echoString"},
 		{"persn", "person"},
+		{"nmae", "name"},
 		{"nicknmae", "nickname"},
 		{"zzz", ""},
 		{"add", ""},
