@@ -187,12 +187,13 @@ func (d *decoder) element(st *startTag, decl *Element, p *Particle) (*Value, err
 			return nil, d.errorf("xsi:type names %s, which the schema does not define", qn(st.typ))
 		case derivesFrom(dt, t):
 			t = dt
+			v.Type = st.typ
 		case d.c.encoded != 0 && (dt == nil || derivesFrom(t, dt)):
-			// the SOAP encoding names a base (soapenc:Array for an array type)
+			// the SOAP encoding names a base (soapenc:Array for an array
+			// type): the declared type stands
 		default:
 			return nil, d.errorf("xsi:type %s does not derive from the element's type %s", qn(st.typ), typeLabel(t))
 		}
-		v.Type = st.typ
 	}
 	v.typ = t
 	ct, _ := t.(*ComplexType)
