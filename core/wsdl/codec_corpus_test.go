@@ -318,4 +318,3 @@ func (s *sampler) text(t *xsd.SimpleType, depth int) string {
 	}
 	return strings.Repeat("x", n)
 }
-
