@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
