@@ -14,12 +14,13 @@ var errBadNumber = errors.New("imap: not a UID")
 
 // condClaim takes the inbox mail uid by a conditional STORE of the current
 // lease keyword, and reports whether this Receiver won it (false: another
-// took it, or it is gone, deleted or already leased).
-func (r *Receiver) condClaim(s *session, uid imap.UID) (bool, error) {
+// took it, or it is gone, deleted or already leased), the keyword's number
+// and the mail's RFC822.SIZE.
+func (r *Receiver) condClaim(s *session, uid imap.UID) (won bool, bucket int, size int64, err error) {
 	set := imap.UIDSetNum(uid)
-	msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, Flags: true, ModSeq: true}).Collect()
+	msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, Flags: true, ModSeq: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return false, err
+		return false, 0, 0, err
 	}
 	var ms uint64
 	for _, m := range msgs {
@@ -27,23 +28,23 @@ func (r *Receiver) condClaim(s *session, uid imap.UID) (bool, error) {
 			continue
 		}
 		if hasFlag(m.Flags, imap.FlagDeleted) {
-			return false, nil
+			return false, 0, 0, nil
 		}
 		if _, leased := r.age(m.Flags, 0); leased {
-			return false, nil
+			return false, 0, 0, nil
 		}
-		ms = m.ModSeq
+		ms, size = m.ModSeq, m.RFC822Size
 	}
 	if ms == 0 {
-		return false, nil
+		return false, 0, 0, nil
 	}
 	s.mod.take(uid)
 	b := r.bucket(time.Now())
 	if err := s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{leaseFlag(b)}},
 		&imap.StoreOptions{UnchangedSince: ms}).Close(); err != nil {
-		return false, err
+		return false, 0, 0, err
 	}
-	return !s.mod.take(uid), nil
+	return !s.mod.take(uid), b, size, nil
 }
 
 // A claim by UID MOVE alone is exclusive only where the server moves

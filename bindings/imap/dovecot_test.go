@@ -33,7 +33,7 @@ const dovecotUsers = 200
 // startDovecot starts a private Dovecot, or skips the test (fails it with
 // SOAPWIRE_REQUIRE_PEERS=1) when Dovecot or root is missing. It is stopped
 // when the test ends.
-func startDovecot(t *testing.T) *dovecot {
+func startDovecot(t testing.TB) *dovecot {
 	t.Helper()
 	bin, err := exec.LookPath("dovecot")
 	if err != nil {
@@ -140,7 +140,7 @@ protocol imap {
 }
 
 // user returns the next unused user.
-func (d *dovecot) user(t *testing.T) string {
+func (d *dovecot) user(t testing.TB) string {
 	t.Helper()
 	d.next++
 	require.LessOrEqual(t, d.next, d.users, "out of Dovecot users")
@@ -156,7 +156,7 @@ func (d *dovecot) url(user string, implicit bool) string {
 }
 
 // freePorts returns two distinct free loopback ports.
-func freePorts(t *testing.T) (int, int) {
+func freePorts(t testing.TB) (int, int) {
 	t.Helper()
 	l1, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

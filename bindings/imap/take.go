@@ -26,7 +26,8 @@ const maxInMemory = 256 << 10
 // if made, is returned to the inbox or left to recovery), or when the mail
 // is not a SOAP message or too large (then it is parked).
 func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery {
-	puid, err := r.claim(ctx, s, uid)
+	c, err := r.claim(ctx, s, uid)
+	puid := c.uid
 	if err != nil {
 		if isConnErr(err) {
 			r.dropWatch(ctx, s, "MOVE", err)
@@ -38,7 +39,7 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 	if puid == 0 {
 		return nil // another Receiver's
 	}
-	d := &delivery{r: r, uid: puid, bucket: -1}
+	d := &delivery{r: r, uid: puid, bucket: c.bucket}
 	r.mu.Lock()
 	r.inflight[puid] = d
 	r.mu.Unlock()
@@ -48,17 +49,29 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 		readErr error
 	)
 	err = r.onWork(ctx, func(s *session) error {
-		b := r.stamp(s, puid)
-		r.mu.Lock()
-		d.bucket = b
-		r.mu.Unlock()
-		size, err := fetchSize(s, puid)
-		if err != nil {
-			return err
+		size := c.size
+		if c.bucket < 0 {
+			// Claimed by MOVE alone: the keyword and size now.
+			b := r.stamp(s, puid)
+			r.mu.Lock()
+			d.bucket = b
+			r.mu.Unlock()
+			var err error
+			if size, err = fetchSize(s, puid); err != nil {
+				return err
+			}
 		}
 		if size > r.o.maxBytes {
 			readErr = core.SenderFault("mail of %d bytes, over the limit of %d (WithMaxMessageBytes)", size, r.o.maxBytes)
 			return nil
+		}
+		if c.bucket >= 0 {
+			// The session learns of the mail moved in first: Dovecot
+			// answered a FETCH of a mail it had not yet seen arrive in
+			// 20-30 ms, a NOOP and then the FETCH in 5-7.
+			if err := s.c.Noop().Wait(); err != nil {
+				return err
+			}
 		}
 		m, readErr, err = r.fetchMessage(s, d)
 		return err
@@ -90,24 +103,36 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 }
 
 // claim moves the inbox mail uid into the processing folder and returns its
-// UID there, 0 if another Receiver took it. Where the server has CONDSTORE
+// UID there (0 if another Receiver took it). Where the server has CONDSTORE
 // the mail is first taken by a conditional STORE (condClaim), so only one
 // Receiver moves it; else the MOVE (RFC 6851) is the claim. Without MOVE,
 // go-imap's client copies, flags \Deleted and expunges that UID (UIDPLUS).
-func (r *Receiver) claim(ctx context.Context, s *session, uid imap.UID) (imap.UID, error) {
+func (r *Receiver) claim(ctx context.Context, s *session, uid imap.UID) (claimed, error) {
 	stop := s.watch(ctx)
 	defer stop()
+	c := claimed{bucket: -1}
 	if s.caps().Has(imap.CapCondStore) {
-		won, err := r.condClaim(s, uid)
+		won, b, size, err := r.condClaim(s, uid)
 		if err != nil || !won {
-			return 0, err
+			return c, err
 		}
+		c.bucket, c.size = b, size
 	}
 	data, err := s.c.Move(imap.UIDSetNum(uid), r.o.processing).Wait()
 	if err != nil {
-		return 0, err
+		return c, err
 	}
-	return firstUID(data.DestUIDs), nil
+	c.uid = firstUID(data.DestUIDs)
+	return c, nil
+}
+
+// claimed is a claim: the mail's UID in the processing folder (0: none),
+// and, when the claim was a conditional STORE, its lease keyword (-1 none)
+// and RFC822.SIZE (the keyword moved with the mail).
+type claimed struct {
+	uid    imap.UID
+	bucket int
+	size   int64
 }
 
 // firstUID returns the first UID of a COPYUID set, 0 if none.

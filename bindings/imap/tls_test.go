@@ -19,7 +19,7 @@ import (
 // selfSigned returns a fresh self-signed certificate for 127.0.0.1 and
 // localhost: a server TLS config, a client config trusting it, and the
 // certificate and key in PEM (for Dovecot).
-func selfSigned(t *testing.T) (server, client *tls.Config, certPEM, keyPEM []byte) {
+func selfSigned(t testing.TB) (server, client *tls.Config, certPEM, keyPEM []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
