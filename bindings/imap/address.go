@@ -125,3 +125,23 @@ func (e endpoint) withFolder(f string) string {
 	}
 	return u.String()
 }
+
+// Address is a parsed imap:// or imaps:// address.
+type Address struct {
+	TLS    bool   // imaps://: TLS from the first byte; imap:// is STARTTLS (or, WithPlaintext, none)
+	Host   string // the server's host
+	Port   int    // its port (PortIMAPS or PortIMAP when the address gives none)
+	User   string // the user, "" when the address names none
+	Folder string // the folder, DefaultFolder when the address names none
+}
+
+// ParseAddress reads an imap:// or imaps:// address as NewReceiver and
+// NewAppender do; a password in it, a query or fragment, or a control
+// character or LIST wildcard in the folder is ErrAddress.
+func ParseAddress(addr string) (Address, error) {
+	e, err := parseAddress(addr)
+	if err != nil {
+		return Address{}, err
+	}
+	return Address{TLS: e.mode == tlsImplicit, Host: e.host, Port: e.port, User: e.user, Folder: e.folder}, nil
+}

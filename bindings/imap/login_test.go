@@ -143,3 +143,22 @@ func TestAddress(t *testing.T) {
 	require.NoError(t, a.Send(ctx, m), "a folder with a space, percent-encoded")
 	assert.Len(t, folderMails(t, c, "Orders Archive"), 1)
 }
+
+// TestParseAddress: what ParseAddress reads from an address.
+func TestParseAddress(t *testing.T) {
+	tests := []struct {
+		addr string
+		want soapimap.Address
+	}{
+		{"imaps://orders@mail.example.org/INBOX", soapimap.Address{TLS: true, Host: "mail.example.org", Port: 993, User: "orders", Folder: "INBOX"}},
+		{"imap://mail.example.org", soapimap.Address{Host: "mail.example.org", Port: 143, Folder: "INBOX"}},
+		{"IMAPS://o%40example.org@[::1]:1993/Orders%20In/2026", soapimap.Address{TLS: true, Host: "::1", Port: 1993, User: "o@example.org", Folder: "Orders In/2026"}},
+	}
+	for _, tt := range tests {
+		got, err := soapimap.ParseAddress(tt.addr)
+		require.NoError(t, err, tt.addr)
+		assert.Equal(t, tt.want, got, tt.addr)
+	}
+	_, err := soapimap.ParseAddress("imaps://u:p@h/INBOX")
+	assert.ErrorIs(t, err, soapimap.ErrAddress)
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
@@ -24,6 +25,7 @@ type config struct {
 	Handler  *handlerConfig `json:"handler,omitempty"` // the default handler of every binding
 	HTTP     *httpConfig    `json:"http,omitempty"`
 	SMTP     *smtpConfig    `json:"smtp,omitempty"`
+	IMAP     *imapConfig    `json:"imap,omitempty"`
 	FTP      *ftpConfig     `json:"ftp,omitempty"`
 	NATS     *natsConfig    `json:"nats,omitempty"`
 	Outbox   *outboxConfig  `json:"outbox,omitempty"`
@@ -79,6 +81,20 @@ type smtpConfig struct {
 	Addresses   []string       `json:"addresses"`
 	Hostname    string         `json:"hostname,omitempty"`
 	Auth        *credentials   `json:"auth,omitempty"`
+	Concurrency int            `json:"concurrency,omitempty"`
+	Handler     *handlerConfig `json:"handler,omitempty"`
+}
+
+// imapConfig is IMAP intake: a Receiver on a mailbox someone else runs.
+type imapConfig struct {
+	Address     string         `json:"address"`                // imaps://user@host/INBOX, or imap:// with STARTTLS
+	User        string         `json:"user,omitempty"`         // default: the address's
+	PasswordEnv string         `json:"password_env,omitempty"` // the variable holding the password
+	TokenFile   string         `json:"token_file,omitempty"`   // or an OAuth 2.0 bearer token, read from this file at each login
+	CAFile      string         `json:"ca_file,omitempty"`      // PEM certificates to verify the server with (default: the system's)
+	Plaintext   bool           `json:"plaintext,omitempty"`    // imap:// without TLS when the server has no STARTTLS (loopback only)
+	Addresses   []string       `json:"addresses,omitempty"`    // the service's own mail addresses (loop guard)
+	Archive     bool           `json:"archive,omitempty"`      // Ack moves to the done folder instead of deleting
 	Concurrency int            `json:"concurrency,omitempty"`
 	Handler     *handlerConfig `json:"handler,omitempty"`
 }
@@ -195,8 +211,8 @@ func (c *config) check() error {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
 	}
-	if c.HTTP == nil && c.SMTP == nil && c.FTP == nil && c.NATS == nil {
-		bad("config", "no binding to serve: give http, smtp, ftp or nats")
+	if c.HTTP == nil && c.SMTP == nil && c.IMAP == nil && c.FTP == nil && c.NATS == nil {
+		bad("config", "no binding to serve: give http, smtp, imap, ftp or nats")
 	}
 	handler := func(field string, h *handlerConfig) {
 		if h == nil {
@@ -283,6 +299,36 @@ func (c *config) check() error {
 		}
 		handler("smtp", s.Handler)
 	}
+	if m := c.IMAP; m != nil {
+		if a, err := soapimap.ParseAddress(m.Address); err != nil {
+			bad("imap.address", "%v", err)
+		} else if a.User == "" && m.User == "" {
+			bad("imap.user", "required when imap.address names no user")
+		}
+		switch {
+		case m.PasswordEnv != "" && m.TokenFile != "":
+			bad("imap", "give password_env or token_file, not both")
+		case m.PasswordEnv != "":
+			if os.Getenv(m.PasswordEnv) == "" {
+				bad("imap.password_env", "$%s is not set", m.PasswordEnv)
+			}
+		case m.TokenFile != "":
+			if _, err := os.Stat(m.TokenFile); err != nil {
+				bad("imap.token_file", "%v", err)
+			}
+		default:
+			bad("imap.password_env", "required (or token_file)")
+		}
+		if m.CAFile != "" {
+			if _, err := os.Stat(m.CAFile); err != nil {
+				bad("imap.ca_file", "%v", err)
+			}
+		}
+		if m.Concurrency < 0 {
+			bad("imap.concurrency", "must not be negative")
+		}
+		handler("imap", m.Handler)
+	}
 	if f := c.FTP; f != nil {
 		switch {
 		case f.Server == nil && f.Remote == nil:
@@ -350,7 +396,7 @@ func (c *config) check() error {
 		field string
 		h     *handlerConfig
 	}{{"config", c.Handler}, {"http", c.ownHandler(c.HTTP)}, {"smtp", c.ownHandler(c.SMTP)},
-		{"ftp", c.ownHandler(c.FTP)}, {"nats", c.ownHandler(c.NATS)}} {
+		{"imap", c.ownHandler(c.IMAP)}, {"ftp", c.ownHandler(c.FTP)}, {"nats", c.ownHandler(c.NATS)}} {
 		if fh.h == nil || fh.h.Type != "forward" {
 			continue
 		}
@@ -369,6 +415,10 @@ func (c *config) ownHandler(b any) *handlerConfig {
 			return b.Handler
 		}
 	case *smtpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *imapConfig:
 		if b != nil {
 			return b.Handler
 		}

@@ -13,6 +13,8 @@ const (
 	envFrom         = "SOAPWIRE_FROM"          // --from: the mail's From address
 	envSMTPUser     = "SOAPWIRE_SMTP_USER"     // --smtp-user
 	envSMTPPassword = "SOAPWIRE_SMTP_PASSWORD" // the SMTP AUTH password
+	envIMAPUser     = "SOAPWIRE_IMAP_USER"     // --imap-user
+	envIMAPPassword = "SOAPWIRE_IMAP_PASSWORD" // the IMAP password
 	envFTPUser      = "SOAPWIRE_FTP_USER"      // --ftp-user
 	envFTPPassword  = "SOAPWIRE_FTP_PASSWORD"  // the FTP password
 	envNATS         = "SOAPWIRE_NATS_URL"      // --nats: the NATS server URL

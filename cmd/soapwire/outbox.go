@@ -12,6 +12,7 @@ import (
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
@@ -31,6 +32,35 @@ type ftpSettings struct {
 	server         string // host:port
 	user, password string
 	tls            bool
+}
+
+// imapSettings say how to log in to an IMAP server to put mail into a
+// mailbox.
+type imapSettings struct {
+	user, password string
+	caFile         string
+	plaintext      bool
+}
+
+// addIMAP routes imap:// and imaps:// addresses of addr's account to an
+// Appender that puts mail from from into the folder they name.
+func (o *outbox) addIMAP(addr, from string, s imapSettings, log *slog.Logger) error {
+	cfg, err := tlsRoots(s.caFile)
+	if err != nil {
+		return fmt.Errorf("--imap-ca: %w", err)
+	}
+	opts := []soapimap.AppenderOption{soapimap.WithLogger(log), soapimap.WithTLS(cfg), soapimap.WithCredentials(s.user, s.password)}
+	if s.plaintext {
+		opts = append(opts, soapimap.WithPlaintext())
+	}
+	a, err := soapimap.NewAppender(addr, from, opts...)
+	if err != nil {
+		return fmt.Errorf("imap appender: %w", err)
+	}
+	o.Register("imap", a)
+	o.Register("imaps", a)
+	o.closers = append(o.closers, a.Close)
+	return nil
 }
 
 // httpSettings are the HTTP Basic credentials sent with every request

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
@@ -47,14 +48,20 @@ the JetStream sequence). A progress line goes to stderr for a send that
 takes more than a second when stderr is a terminal, or always with
 --progress.
 
+An imap:// or imaps:// address puts the message, as a mail from --from,
+into that folder of an IMAP mailbox (APPEND), where a service receiving
+from the mailbox (serve's imap section) takes it.
+
 Passwords come only from the environment: SOAPWIRE_SMTP_PASSWORD,
-SOAPWIRE_FTP_PASSWORD, SOAPWIRE_HTTP_PASSWORD. A NATS URL may carry
+SOAPWIRE_IMAP_PASSWORD, SOAPWIRE_FTP_PASSWORD, SOAPWIRE_HTTP_PASSWORD. A NATS URL may carry
 credentials (nats://user:pass@host:4222); give it in SOAPWIRE_NATS_URL.
 
 Examples:
   soapwire send --to mailto:orders@example.org --smtp mail.example.org:587 --starttls \
       --from buyer@example.com --action urn:example:po:submit order.xml
   SOAPWIRE_FTP_PASSWORD=… soapwire send --to ftp://ftp.example.org/orders/inbox --ftp-user shop order.xml
+  SOAPWIRE_IMAP_PASSWORD=… soapwire send --to imaps://orders@mail.example.org/INBOX \
+      --from buyer@example.com --action urn:example:po:submit order.xml
   soapwire send --to 'nats:orders.placed?stream=ORDERS' --nats nats://127.0.0.1:4222 order.xml
   curl -s https://example.org/po | soapwire send --to https://example.org/soap --action urn:example:po:submit -
 `
@@ -68,6 +75,7 @@ type sendFlags struct {
 	ftp                                                            ftpSettings
 	natsURL                                                        string
 	http                                                           httpSettings
+	imap                                                           imapSettings
 }
 
 func (f *sendFlags) register(fs *flag.FlagSet) {
@@ -90,6 +98,9 @@ func (f *sendFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ftp.user, "ftp-user", envOr(envFTPUser, defaultFTPUser), "ftp://: the user, password in $"+envFTPPassword+" ($"+envFTPUser+")")
 	fs.BoolVar(&f.ftp.tls, "ftp-tls", false, "ftp://: explicit FTPS (AUTH TLS), verifying the server's certificate")
 	fs.StringVar(&f.natsURL, "nats", envOr(envNATS, defaultNATS), "nats:: the NATS server URL ($"+envNATS+")")
+	fs.StringVar(&f.imap.user, "imap-user", envOr(envIMAPUser, ""), "imap(s)://: the user when the address names none, password in $"+envIMAPPassword+" ($"+envIMAPUser+")")
+	fs.StringVar(&f.imap.caFile, "imap-ca", "", "imap(s)://: PEM certificates to verify the server with (default: the system's)")
+	fs.BoolVar(&f.imap.plaintext, "imap-plaintext", false, "imap://: go without TLS when the server offers no STARTTLS (loopback only)")
 	fs.StringVar(&f.http.user, "http-user", envOr(envHTTPUser, ""), "http(s)://: the Basic auth user, password in $"+envHTTPPassword+" ($"+envHTTPUser+")")
 }
 
@@ -215,13 +226,24 @@ func sendOutbox(f *sendFlags, log *slog.Logger) (*outbox, error) {
 			return nil, &connectError{err}
 		}
 		out.addNATS(nc, true, log)
+	case "imap", "imaps":
+		if _, err := soapimap.ParseAddress(f.to); err != nil {
+			return nil, fmt.Errorf("--to: %w", err)
+		}
+		if f.smtp.from == "" {
+			return nil, fmt.Errorf("--from (or $%s) is required to put mail into an imap(s):// mailbox", envFrom)
+		}
+		f.imap.password = envOr(envIMAPPassword, "")
+		if err := out.addIMAP(f.to, f.smtp.from, f.imap, log); err != nil {
+			return nil, err
+		}
 	case "http", "https":
 		if f.http.user != "" {
 			f.http.password = envOr(envHTTPPassword, "")
 		}
 		out.addHTTP(f.http)
 	default:
-		return nil, fmt.Errorf("--to %q: no binding for the scheme %q (want mailto:, ftp://, nats:, http:// or https://)", f.to, scheme)
+		return nil, fmt.Errorf("--to %q: no binding for the scheme %q (want mailto:, imap://, imaps://, ftp://, nats:, http:// or https://)", f.to, scheme)
 	}
 	return out, nil
 }

@@ -270,6 +270,14 @@ func TestServeConfig(t *testing.T) {
 			want: []string{`http.handler.to: "mailto:x@y.example": nothing sends to mailto: addresses (configure outbox.smtp)`},
 		},
 		{
+			name: "imap", cfg: `{"handler": {"type": "echo"}, "imap": {"address": "imaps://u:pw@mail.example/INBOX", "password_env": "A", "token_file": "/x", "concurrency": -1}}`,
+			want: []string{"imap.address: imap: address", "password in the address", "imap: give password_env or token_file, not both", "imap.concurrency: must not be negative"},
+		},
+		{
+			name: "imap without login", cfg: `{"handler": {"type": "echo"}, "imap": {"address": "imap://mail.example/INBOX", "ca_file": "/nonexistent.pem"}}`,
+			want: []string{"imap.user: required when imap.address names no user", "imap.password_env: required (or token_file)", "imap.ca_file: stat /nonexistent.pem"},
+		},
+		{
 			name: "several problems",
 			cfg: `{"handler": {"type": "echo"}, "http": {"listen": "8080", "path": "soap"},
 			       "smtp": {"maildir": "", "addresses": []},

@@ -80,7 +80,7 @@ func (s *server) run(ctx context.Context) error {
 	var stops []func(context.Context)
 	var ready []string
 	for _, start := range []func(context.Context, *sync.WaitGroup, func(string, error)) (string, func(context.Context), error){
-		s.startHTTP, s.startSMTP, s.startFTP, s.startNATS,
+		s.startHTTP, s.startSMTP, s.startIMAP, s.startFTP, s.startNATS,
 	} {
 		line, stop, err := start(runCtx, &wg, fail)
 		if err != nil {
