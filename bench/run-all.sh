@@ -93,6 +93,8 @@ step crosstransport-cold "c=\$(mktemp -d) && GOCACHE=\$c/build GOMODCACHE=\$c/mo
 # Contracts (issue 20): loading the largest WSDL of the corpus, and zeep on
 # the same file (skipped when the corpus is not beside the repository).
 step wsdl-load "go test -run XXX -bench BenchmarkLoadLargest -benchtime 20x -count 5 ./core/wsdl/"
+step wsdl-call-ratio "go test ./core/wsdl -run '^\$' -bench EchoCallRatio -count 5 -benchtime 300x"
+step wsdl-call "go test ./core/wsdl -run '^\$' -bench 'EchoCall\$' -benchmem"
 if [ -d ../shared/wsdl-corpus ]; then
 	step wsdl-load-zeep "/usr/bin/python3 core/wsdl/testdata/zeep/load_time.py ../shared/wsdl-corpus/cases/virtualbox-vboxweb/main.wsdl 7"
 fi
