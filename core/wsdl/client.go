@@ -304,6 +304,9 @@ func (cl *Client) request(sig *Signature, in any, opts []CallOption) (*core.Mess
 	for _, o := range opts {
 		o.applyCall(&cfg)
 	}
+	if len(sig.Input.Attachments) > 0 {
+		return nil, fmt.Errorf("wsdl: %s carries MIME attachments (%s), which the client does not send", sig.Name, sig.Input.Attachments[0].Name)
+	}
 	body, err := cl.encodeBody(sig, sig.Input, in)
 	if err != nil {
 		return nil, fmt.Errorf("wsdl: %s: the input does not fit the contract: %w", sig.Name, err)

@@ -263,6 +263,9 @@ func TestClientHeaderAndOneWay(t *testing.T) {
 	err = cl.Call(t.Context(), "add", in, nil, wsdl.WithHeader("auth", map[string]any{"token": "x"}), wsdl.WithHeader("session", "y"))
 	assert.ErrorContains(t, err, "the input has no header part session")
 
+	err = cl.Call(t.Context(), "upload", map[string]any{"meta": map[string]any{"name": "x"}}, nil)
+	assert.EqualError(t, err, "wsdl: upload carries MIME attachments (data), which the client does not send")
+
 	p.reply = func(string) string { return "" }
 	require.NoError(t, cl.Call(t.Context(), "log", map[string]any{"line": "hello"}, nil), "one-way: no reply")
 	assert.Equal(t, "urn:calc#log", p.actions[len(p.actions)-1])
