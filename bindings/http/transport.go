@@ -20,6 +20,7 @@ type Transport struct {
 	client *http.Client
 	own    *http.Transport
 	o      transportConfig
+	max    int64 // resolved Limits.MaxBytes of replies; 0: none
 }
 
 var (
@@ -30,6 +31,12 @@ var (
 // NewTransport returns a Transport posting to url.
 func NewTransport(url string, opts ...TransportOption) *Transport {
 	t := &Transport{url: url, o: newTransportConfig(opts)}
+	switch mb := t.o.limits.MaxBytes; {
+	case mb == 0:
+		t.max = core.DefaultLimits().MaxBytes
+	case mb > 0:
+		t.max = mb
+	}
 	t.client = t.o.client
 	if t.client == nil {
 		t.own = http.DefaultTransport.(*http.Transport).Clone()
@@ -61,6 +68,12 @@ func (t *Transport) CloseIdleConnections() {
 //   - 202 (or 204, or 200 with an empty body): (nil, nil), accepted.
 //   - anything else (an HTML error page, an empty 400, a wrong content type):
 //     a *StatusError.
+//   - a reply in the other SOAP version than m, answer or fault: an error
+//     wrapping a VersionMismatch *core.Fault this side found (not Remote);
+//     the server's own VersionMismatch fault is returned as its fault
+//     (core.CheckReplyVersion).
+//   - a Content-Length over WithLimits' MaxBytes: an error with
+//     core.ErrTooLarge, before the body is read.
 func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
 	return t.exchange(ctx, t.url, m)
 }
@@ -81,7 +94,7 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	// What the server confirmed, for the sender's records (document.Send
 	// puts it in its Receipt).
 	m.SetMeta(MetaStatus, strconv.Itoa(resp.StatusCode))
-	reply, err := t.reply(resp)
+	reply, err := t.reply(resp, sentVersion(m))
 	if err != nil {
 		return err
 	}
@@ -98,16 +111,21 @@ func (t *Transport) exchange(ctx context.Context, url string, m *core.Message) (
 	if err != nil {
 		return nil, err
 	}
-	return t.reply(resp)
+	return t.reply(resp, sentVersion(m))
+}
+
+// sentVersion is the version m is sent in: the zero Version is sent as 1.1.
+func sentVersion(m *core.Message) core.Version {
+	if v := m.Version(); v != 0 {
+		return v
+	}
+	return core.V11
 }
 
 // post sends m. Small envelopes are sent with a Content-Length; one larger
 // than 64 KiB is streamed (chunked) as it is written.
 func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*http.Response, error) {
-	v := m.Version()
-	if v == 0 {
-		v = core.V11
-	}
+	v := sentVersion(m)
 	enc := encode(m)
 	select {
 	case <-enc.ready:
@@ -163,7 +181,8 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*htt
 // that fits is read whole and its connection released at once.
 const eagerReply = 64 << 10
 
-func (t *Transport) reply(resp *http.Response) (*core.Message, error) {
+// reply reads resp, the answer to a request sent in version sent.
+func (t *Transport) reply(resp *http.Response, sent core.Version) (*core.Message, error) {
 	ctype := resp.Header.Get("Content-Type")
 	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
 		release(resp)
@@ -177,6 +196,12 @@ func (t *Transport) reply(resp *http.Response) (*core.Message, error) {
 			return nil, nil
 		}
 		return nil, statusError(resp, nil)
+	}
+	if t.max > 0 && resp.ContentLength > t.max {
+		// refused before a byte of it is read: closing the body unread
+		// closes the connection
+		resp.Body.Close()
+		return nil, fmt.Errorf("http: the reply announces %d bytes (Content-Length), over the limit of %d: %w", resp.ContentLength, t.max, core.ErrTooLarge)
 	}
 	head, err := io.ReadAll(io.LimitReader(resp.Body, eagerReply+1))
 	if err != nil {
@@ -198,6 +223,10 @@ func (t *Transport) reply(resp *http.Response) (*core.Message, error) {
 		if !ok2xx {
 			return nil, statusError(resp, head)
 		}
+		resp.Body.Close()
+		return nil, fmt.Errorf("http: reading the reply: %w", err)
+	}
+	if err := core.CheckReplyVersion(sent, m); err != nil {
 		resp.Body.Close()
 		return nil, fmt.Errorf("http: reading the reply: %w", err)
 	}

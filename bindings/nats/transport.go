@@ -120,16 +120,20 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	case err != nil:
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
-	return t.reply(a.Subject, resp)
+	return t.reply(a.Subject, resp, m.Version())
 }
 
-func (t *Transport) reply(subject string, resp *nats.Msg) (*core.Message, error) {
+// reply reads resp, the answer to a request sent in version sent.
+func (t *Transport) reply(subject string, resp *nats.Msg, sent core.Version) (*core.Message, error) {
 	if len(resp.Data) == 0 {
 		return nil, nil
 	}
 	r, f := decode(resp.Data, resp.Header, t.o.limits, false)
 	if f != nil {
 		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
+	}
+	if err := core.CheckReplyVersion(sent, r); err != nil {
+		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, err)
 	}
 	if rf := r.Fault(); rf != nil {
 		return nil, rf

@@ -89,6 +89,9 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any, opts ...Cal
 	if reply == nil {
 		return fmt.Errorf("rpc: call %s: no reply", op)
 	}
+	if err := core.CheckReplyVersion(v, reply); err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
+	}
 	if f := reply.Fault(); f != nil {
 		return f
 	}

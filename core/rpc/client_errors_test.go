@@ -14,14 +14,16 @@ import (
 )
 
 func TestClientErrors(t *testing.T) {
-	reply := func(body string) core.RoundTripper {
+	replyIn := func(v core.Version, body string) core.RoundTripper {
 		return core.RoundTripFunc(func(context.Context, *core.Message) (*core.Message, error) {
 			if body == "-" {
 				return nil, nil
 			}
-			return core.ReadMessage(strings.NewReader(envelope(core.V11, body)), core.Limits{})
+			return core.ReadMessage(strings.NewReader(envelope(v, body)), core.Limits{})
 		})
 	}
+	reply := func(body string) core.RoundTripper { return replyIn(core.V11, body) }
+	answer := `<m:addResponse xmlns:m="urn:soapwire:echo"><return>2</return></m:addResponse>`
 	tests := []struct {
 		name string
 		rt   core.RoundTripper
@@ -33,6 +35,7 @@ func TestClientErrors(t *testing.T) {
 		{"unparsable return", reply(`<m:addResponse xmlns:m="urn:soapwire:echo"><return>x</return></m:addResponse>`), AddReq{}, "reading the reply"},
 		{"nil request", reply("-"), (*AddReq)(nil), "nil request"},
 		{"request not a struct", reply("-"), 42, "not a struct"},
+		{"a reply in the other version", replyIn(core.V12, answer), AddReq{}, "VersionMismatch: the reply is a SOAP 1.2 envelope, the request was SOAP 1.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
