@@ -86,6 +86,10 @@ step nats-jetstream "go test -run XXX -bench BenchmarkJetStream -benchtime 5000x
 step smtp "go test -c -o $bin/smtp.test ./bindings/smtp && cd bindings/smtp &&
   for i in 1 2 3 4 5 6 7 8 9 10; do $bin/smtp.test -test.run XXX -test.bench BenchmarkMail -test.benchtime 3000x; done"
 
+# IMAP intake (issue 24): five runs, each with both paths on both servers
+# (Dovecot needs root and dovecot-imapd; its sub-benchmarks fail without).
+step imap "for i in 1 2 3 4 5; do go test -run '^\$' -bench BenchmarkIntake -benchtime 300x -count 1 ./bindings/imap/; done"
+
 # The main example on a fresh clone: empty module and build caches, so it
 # downloads the modules and compiles everything (issue 10: under a minute).
 step crosstransport-cold "c=\$(mktemp -d) && GOCACHE=\$c/build GOMODCACHE=\$c/mod GOFLAGS=-modcacherw /usr/bin/time -f '%e s wall, %U s user, %S s system' go run ./examples/crosstransport; rc=\$?; rm -rf \$c; exit \$rc"
