@@ -11,6 +11,7 @@ import (
 
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/soapenc"
+	"github.com/soapwire/soapwire/core/wsdl"
 )
 
 // Client calls the operations of a service in one namespace over any
@@ -20,12 +21,33 @@ type Client struct {
 	namespace string
 	cfg       clientConfig
 	sigs      sync.Map // [2]reflect.Type → *signature
+	bound     *bound
+	wc        *wsdl.Client
+	plans     sync.Map // boundKey → *boundCall
 }
 
 // NewClient returns a client of the service in namespace, calling through
-// rt.
+// rt. With WithContract it panics when the contract has no such port (see
+// WithContract).
 func NewClient(rt core.RoundTripper, namespace string, opts ...ClientOption) *Client {
-	return &Client{rt: rt, namespace: namespace, cfg: newClientConfig(opts)}
+	c := &Client{rt: rt, namespace: namespace, cfg: newClientConfig(opts)}
+	if ref := c.cfg.contract; ref != nil {
+		var v core.Version
+		if c.cfg.versionSet {
+			v = c.cfg.version
+		}
+		b, err := bind(ref, v, false)
+		if err != nil {
+			panic(err.Error())
+		}
+		ep := b.byVersion[b.versions[0]]
+		wc, err := wsdl.NewClient(ref.c, rt, wsdl.WithEndpoint(ep))
+		if err != nil {
+			panic("rpc: WithContract: " + err.Error())
+		}
+		c.bound, c.wc = b, wc
+	}
+	return c
 }
 
 // Call calls op with the in and inout parameters of req (a struct or a
@@ -55,13 +77,16 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any, opts ...Cal
 	if out.Kind() != reflect.Pointer || out.IsNil() {
 		return fmt.Errorf("rpc: call %s: resp must be a non-nil pointer to a struct", op)
 	}
-	sig, err := c.signature(rv.Type(), out.Elem().Type())
-	if err != nil {
-		return fmt.Errorf("rpc: call %s: %w", op, err)
-	}
 	var names opNames
 	for _, o := range opts {
 		o.applyCall(&names)
+	}
+	if c.bound != nil {
+		return c.callBound(ctx, op, rv, out.Elem(), &names)
+	}
+	sig, err := c.signature(rv.Type(), out.Elem().Type())
+	if err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
 	in, outPlan, err := c.cfg.plans(c.namespace, op, &names, sig)
 	if err != nil {
@@ -138,4 +163,72 @@ func (c *Client) signature(req, resp reflect.Type) (*signature, error) {
 	}
 	c.sigs.Store(key, s)
 	return s, nil
+}
+
+// boundKey is one operation with its Go types, on a bound Client.
+type boundKey struct {
+	op        string
+	req, resp reflect.Type
+}
+
+// boundCall is how a bound Client maps the Go types of a call onto the
+// operation's messages.
+type boundCall struct {
+	in, out boundMsg
+	err     error
+}
+
+// callBound calls op by the contract, through core/wsdl's client.
+func (c *Client) callBound(ctx context.Context, op string, rv, out reflect.Value, names *opNames) error {
+	key := boundKey{op, rv.Type(), out.Type()}
+	p, ok := c.plans.Load(key)
+	if !ok {
+		bc := &boundCall{}
+		v := c.bound.versions[0]
+		sig, err := c.bound.operation(v, op)
+		if err == nil {
+			bc.in, err = bindMessage(sig, sig.Input, rv.Type())
+			if err != nil {
+				err = fmt.Errorf("the input: %w", err)
+			}
+		}
+		if err == nil && sig.Output != nil {
+			bc.out, err = bindMessage(sig, sig.Output, out.Type())
+			if err != nil {
+				err = fmt.Errorf("the output: %w", err)
+			}
+		}
+		bc.err = err
+		p, _ = c.plans.LoadOrStore(key, bc)
+	}
+	bc := p.(*boundCall)
+	if bc.err != nil {
+		return fmt.Errorf("rpc: call %s: %w", op, bc.err)
+	}
+	var opts []wsdl.CallOption
+	if names.actionSet {
+		opts = append(opts, wsdl.WithAction(names.action))
+	}
+	for _, bh := range bc.in.headers {
+		fv := rv.FieldByIndex(bh.index)
+		if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && fv.IsNil() && !bh.h.Required {
+			continue
+		}
+		opts = append(opts, wsdl.WithHeader(bh.h.Part.Name, fv.Interface()))
+	}
+	for _, bh := range bc.out.headers {
+		opts = append(opts, wsdl.WithReplyHeader(bh.h.Part.Name, out.FieldByIndex(bh.index).Addr().Interface()))
+	}
+	var in, dst any
+	if bc.in.body != nil {
+		in = bc.in.bodyValue(rv)
+	}
+	switch {
+	case bc.out.body == nil:
+	case bc.out.field != nil:
+		dst = out.FieldByIndex(bc.out.field).Addr().Interface()
+	default:
+		dst = out.Addr().Interface()
+	}
+	return c.wc.Call(ctx, op, in, dst, opts...)
 }

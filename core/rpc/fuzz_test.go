@@ -20,13 +20,21 @@ func FuzzServiceRequest(f *testing.F) {
 		`<m:echoStruct xmlns:m="urn:soapwire:echo"><record href="#a"/></m:echoStruct><x id="a"><name>n</name><tags>t</tags></x>`,
 		`<m:sum xmlns:m="urn:soapwire:echo" xmlns:e="http://schemas.xmlsoap.org/soap/encoding/"><values e:arrayType="xsd:int[2]"><i>1</i><i>2</i></values></m:sum>`,
 		`<m:counter xmlns:m="urn:soapwire:echo"><x>1</x><y>2</y></m:counter>`,
+		`<c:echoStruct xmlns:c="urn:soapwire:interop:calc"><c:person id="1"><c:name>n</c:name><c:age>1</c:age><c:address country="GB"><c:street/><c:city/></c:address><c:tags>t</c:tags><c:note xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/></c:person></c:echoStruct>`,
+		`<c:Operands xmlns:c="urn:soapwire:calc"><c:a>1</c:a><c:b>2</c:b></c:Operands>`,
+		`<c:add xmlns:c="urn:soapwire:calc"><c:a>1</c:a><c:b>2</c:b></c:add>`,
 	} {
-		f.Add(s, uint8(0))
+		for w := range uint8(12) {
+			f.Add(s, w)
+		}
 	}
 	svcs := []*rpc.Service{
 		newEchoService(rpc.WithStyle(rpc.DocumentLiteral)),
 		newEchoService(rpc.WithStyle(rpc.RPCLiteral)),
 		newEchoService(rpc.WithStyle(rpc.RPCEncoded)),
+		boundCalc(f),                         // bound to calc-qualified.wsdl: the codec reads
+		newBareCalc(rpc.WithQualified(true)), // bare, qualified
+		newCalc(rpc.WithQualified(true)),     // wrapped, qualified
 	}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		v := versions[int(which)%2]

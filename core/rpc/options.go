@@ -70,7 +70,8 @@ type wire struct {
 	action    string
 	multiRefs bool
 	qualified bool
-	typeNS    string // WithTypeNamespace; "" is the service namespace
+	typeNS    string       // WithTypeNamespace; "" is the service namespace
+	contract  *contractRef // WithContract
 }
 
 type serviceConfig struct {
@@ -81,7 +82,8 @@ type serviceConfig struct {
 
 type clientConfig struct {
 	wire
-	version core.Version
+	version    core.Version
+	versionSet bool
 }
 
 func newServiceConfig(opts []ServiceOption) serviceConfig {
@@ -120,10 +122,12 @@ func (f clientOptionFunc) applyClient(c *clientConfig) { f(c) }
 // WithStyle selects the style (default DocumentLiteral).
 func WithStyle(s Style) Option { return wireOption(func(w *wire) { w.style = s }) }
 
-// WithVersion selects the SOAP version a Client sends (default V11). A
-// Service always answers in the version of the request.
+// WithVersion selects the SOAP version a Client sends (default V11; a
+// Client bound to a contract's port sends the port's version, and with no
+// port named WithVersion chooses the port). A Service always answers in the
+// version of the request.
 func WithVersion(v core.Version) ClientOption {
-	return clientOptionFunc(func(c *clientConfig) { c.version = v })
+	return clientOptionFunc(func(c *clientConfig) { c.version, c.versionSet = v, true })
 }
 
 // DefaultSOAPAction is the pattern of an operation's SOAPAction unless

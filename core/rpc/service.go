@@ -11,6 +11,7 @@ import (
 	"reflect"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/wsdl"
 )
 
 // Service is a set of RPC operations in one namespace. It is a core.Handler:
@@ -23,6 +24,15 @@ type Service struct {
 	ops       map[string]*operation
 	routes    map[xml.Name]*operation // by the request's Body element
 	order     []*operation
+	bound     *bound                                 // WithContract
+	boundOps  map[core.Version]map[xml.Name]*boundOp // by version and the request's Body element
+}
+
+// boundOp is an operation of a bound Service in one SOAP version.
+type boundOp struct {
+	op      *operation
+	sig     *wsdl.Signature
+	in, out boundMsg
 }
 
 var _ core.Handler = (*Service)(nil)
@@ -97,8 +107,19 @@ func WithDoc(doc string) OpOption { return opOptionFunc(func(o *operation) { o.d
 // NewService returns an empty service named name (the WSDL service name)
 // whose operations live in namespace.
 func NewService(namespace, name string, opts ...ServiceOption) *Service {
-	return &Service{namespace: namespace, name: name, cfg: newServiceConfig(opts), ops: map[string]*operation{},
+	s := &Service{namespace: namespace, name: name, cfg: newServiceConfig(opts), ops: map[string]*operation{},
 		routes: map[xml.Name]*operation{}}
+	if ref := s.cfg.contract; ref != nil {
+		b, err := bind(ref, 0, true)
+		if err != nil {
+			panic(err.Error())
+		}
+		s.bound, s.boundOps = b, map[core.Version]map[xml.Name]*boundOp{}
+		for _, v := range b.versions {
+			s.boundOps[v] = map[xml.Name]*boundOp{}
+		}
+	}
+	return s
 }
 
 // Namespace returns the service namespace.
@@ -152,6 +173,14 @@ func Register[Req, Resp any](s *Service, name string, fn func(context.Context, *
 	for _, o := range opts {
 		o.applyOp(op)
 	}
+	if s.bound != nil {
+		if err := s.registerBound(op); err != nil {
+			panic(fmt.Sprintf("rpc: register %s: %v", name, err))
+		}
+		s.ops[name] = op
+		s.order = append(s.order, op)
+		return
+	}
 	op.action = s.cfg.actionFor(s.namespace, name)
 	if op.names.actionSet {
 		op.action = op.names.action
@@ -204,6 +233,9 @@ func (s *Service) Operations() []string {
 // ServeSOAP dispatches the request to the operation its body names and
 // answers in the request's SOAP version.
 func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message, error) {
+	if s.bound != nil {
+		return s.serveBound(ctx, m)
+	}
 	v := m.Version()
 	body := m.Body()
 	name := body.Name()
@@ -240,15 +272,7 @@ func (s *Service) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	}
 	resp, err := op.call(ctx, req.Interface())
 	if err != nil {
-		var f *core.Fault
-		if errors.As(err, &f) {
-			s.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "rpc: operation returned a fault", slog.String("service", s.name),
-				slog.String("operation", op.name), slog.String("fault", f.Error()))
-		} else { // its text stays here: the peer gets a generic Receiver fault
-			s.cfg.logger.LogAttrs(ctx, slog.LevelError, "rpc: operation failed", slog.String("service", s.name),
-				slog.String("operation", op.name), slog.Any("err", err))
-		}
-		return nil, err
+		return nil, s.failed(ctx, v, op, err, nil)
 	}
 	rv := reflect.ValueOf(resp).Elem()
 	var b bytes.Buffer

@@ -60,7 +60,12 @@ func headerParts(mp *msgPlan) []wsdl.Part {
 }
 
 // WSDL writes the WSDL 1.1 document of s, with SOAP 1.1 and SOAP 1.2
-// bindings whose ports are at address. Bindings serve it for "?wsdl".
+// bindings whose ports are at address. Bindings serve it for "?wsdl". A
+// Service bound to a contract writes the contract's document, every port
+// at address (wsdl.Contract.WriteDocument).
 func (s *Service) WSDL(w io.Writer, address string) error {
+	if s.bound != nil {
+		return s.bound.contract.WriteDocument(w, address)
+	}
 	return s.Definition().Write(w, address)
 }

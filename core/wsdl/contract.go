@@ -2,7 +2,9 @@ package wsdl
 
 import (
 	"encoding/xml"
+	"io"
 
+	"github.com/soapwire/soapwire/core/internal/xmldoc"
 	"github.com/soapwire/soapwire/core/xsd"
 )
 
@@ -35,9 +37,29 @@ type Contract struct {
 	Warnings []xsd.Problem
 
 	endpoints []*Endpoint
+	root      *xmldoc.Node // the first document, for WriteDocument
 	messages  map[xml.Name]*Message
 	portTypes map[xml.Name]*PortType
 	bindings  map[xml.Name]*Binding
+}
+
+// WriteDocument writes the contract's first document (the one Load was
+// given) as it was read, with the location of every port's address
+// (soap:address, soap12:address, http:address) set to address, as a
+// service serves its WSDL at the URL it is reached at; address "" keeps
+// them. It is written in UTF-8 with the namespace declarations where the
+// document had them; comments and a document type declaration are left
+// out (its entities were expanded). Documents it imports are not written:
+// their locations, relative to the first one's, are as they were.
+func (c *Contract) WriteDocument(w io.Writer, address string) error {
+	return xmldoc.Write(w, c.root, func(n *xmldoc.Node, a *xmldoc.Attr) string {
+		if address != "" && a.Name == (xml.Name{Local: "location"}) && n.Name.Local == "address" &&
+			(n.Name.Space == NamespaceSOAP11 || n.Name.Space == NamespaceSOAP12 || n.Name.Space == NamespaceHTTP) &&
+			n.Parent != nil && n.Parent.Is(NamespaceWSDL, "port") {
+			return address
+		}
+		return a.Value
+	})
 }
 
 // Message returns the message named n.

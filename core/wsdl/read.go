@@ -111,6 +111,7 @@ func (cr *reader) document(location string, from xsd.Loc, depth int, namespace s
 	if depth == 0 {
 		cr.c.TargetNamespace = tns
 		cr.c.Name, _ = root.Attr("name")
+		cr.c.root = root
 	}
 	dr := &docReader{cr: cr, loc: d.Location, tns: tns, depth: depth}
 	// A document's own definitions come before those it imports: where

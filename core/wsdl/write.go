@@ -21,6 +21,7 @@ type message struct {
 	parts      []string
 	bodyParts  []string
 	headerPart []string
+	headerReq  []bool // the header part is required (not Optional)
 }
 
 // Write writes the WSDL 1.1 document of d, with a SOAP 1.1 and a SOAP 1.2
@@ -188,8 +189,12 @@ func (d *Definition) body(prefix, enc, ns string, m *message) string {
 	} else {
 		fmt.Fprintf(&b, `%s/>`, u)
 	}
-	for _, h := range m.headerPart {
-		fmt.Fprintf(&b, `<%s:header message="tns:%s" part="%s"%s/>`, prefix, esc(m.name), esc(h), u)
+	for i, h := range m.headerPart {
+		req := ""
+		if m.headerReq[i] {
+			req = ` wsdl:required="true"`
+		}
+		fmt.Fprintf(&b, `<%s:header message="tns:%s" part="%s"%s%s/>`, prefix, esc(m.name), esc(h), u, req)
 	}
 	return b.String()
 }
@@ -251,6 +256,7 @@ func (x *writer) message(name string, wrapper xml.Name, parts, headers []Part) (
 		}
 		m.parts = append(m.parts, part)
 		m.headerPart = append(m.headerPart, h.Name)
+		m.headerReq = append(m.headerReq, !h.Optional)
 	}
 	return m, nil
 }

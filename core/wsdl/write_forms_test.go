@@ -92,8 +92,8 @@ func TestWSDLForms(t *testing.T) {
 				`<xsd:element ref="ns1:ref"/>`,
 				`<xsd:schema targetNamespace="urn:refs" elementFormDefault="qualified">`,
 				`<wsdl:part name="Session" element="tns:Session"/>`,
-				`<soap:body use="literal" parts="parameters"/><soap:header message="tns:saveRequest" part="Session" use="literal"/>`,
-				`<soap12:body use="literal" parts="parameters"/><soap12:header message="tns:saveResponse" part="Quota" use="literal"/>`,
+				`<soap:body use="literal" parts="parameters"/><soap:header message="tns:saveRequest" part="Session" use="literal" wsdl:required="true"/>`,
+				`<soap12:body use="literal" parts="parameters"/><soap12:header message="tns:saveResponse" part="Quota" use="literal" wsdl:required="true"/>`,
 				`<xsd:element name="Found" type="ts:Contact" nillable="true"/>`}},
 		{"bare", "document-bare.wsdl",
 			[]rpc.ServiceOption{rpc.WithStyle(rpc.DocumentBare)},
@@ -170,6 +170,7 @@ func checkForms(t *testing.T, name string, e *wsdl.Endpoint) {
 	assert.Equal(t, []string{"{urn:soapwire:forms}contact", "{urn:soapwire:forms}tags"}, paramNames(save.Input.Params))
 	require.Len(t, save.Input.Headers, 1)
 	assert.Equal(t, q(formsNS, "Session"), save.Input.Headers[0].Element.Name)
+	assert.True(t, save.Input.Headers[0].Required, "a header field that is not a pointer is required")
 	require.Len(t, save.Output.Headers, 1)
 	assert.Equal(t, q(formsNS, "Quota"), save.Output.Headers[0].Element.Name)
 	contact := save.Input.Params[0].Element.Type.(*xsd.ComplexType)
@@ -274,4 +275,29 @@ func TestZeepLoadsFormsWSDL(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWriteDocument: a loaded contract is written back as it was read,
+// every port at the address given; what is written loads to the same
+// endpoints and signatures.
+func TestWriteDocument(t *testing.T) {
+	c, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS("../../internal/interop/testdata/contracts")), "calc-qualified.wsdl")
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, c.WriteDocument(&b, "http://127.0.0.1:9/calc?x=1&y=2"))
+	out := b.String()
+	assert.Equal(t, 2, strings.Count(out, `location="http://127.0.0.1:9/calc?x=1&amp;y=2"`), out)
+	assert.NotContains(t, out, "8080")
+	back, err := wsdl.Load(t.Context(), xsd.MapLoader{"back.wsdl": b.Bytes()}, "back.wsdl")
+	require.NoError(t, err)
+	require.Len(t, back.Endpoints(), 2)
+	var want, got bytes.Buffer
+	require.NoError(t, c.Describe(&want))
+	require.NoError(t, back.Describe(&got))
+	assert.Equal(t, strings.ReplaceAll(want.String(), "http://127.0.0.1:8080/calc", "http://127.0.0.1:9/calc?x=1&y=2"),
+		strings.ReplaceAll(got.String(), "back.wsdl", "calc-qualified.wsdl"))
+
+	b.Reset()
+	require.NoError(t, c.WriteDocument(&b, ""))
+	assert.Contains(t, b.String(), `location="http://127.0.0.1:8080/calc"`)
 }
