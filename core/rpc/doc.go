@@ -64,6 +64,20 @@
 // whose names do not match the signature but whose count does are bound by
 // position (SOAP 1.1 §7.1) when their values fit the parameter types.
 //
+// # Contracts
+//
+// WithContract binds a Service or a Client to a port of a partner's WSDL
+// (a *wsdl.Contract): core/xsd's codec then writes and reads every message
+// exactly as the contract says, and refuses what does not fit it (a
+// Service with rpc:BadArguments naming it). Register checks that a
+// function's Go types fit the contract's operation, as the codec maps
+// them (xml tags for elements and attributes, slices for repeated
+// elements, pointers or xsd.Nillable for optional and nillable ones), and
+// panics naming the mismatch; a bound Client checks at the first call. A
+// bound Service's WSDL is the contract's own document at the served
+// address. DetailFault answers a fault whose detail is a Go value: the
+// operation's declared fault when bound.
+//
 // # Faults
 //
 //   - no operation of that name in the service namespace: Sender (1.1
