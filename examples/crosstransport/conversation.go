@@ -13,6 +13,7 @@ import (
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
@@ -102,13 +103,19 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 		})
 	}
 
-	// The customer: HTTP out; its mailbox (the Maildir the SMTP server
-	// delivers into) and its drop folder (FTP) in. The Correlator sends the
-	// order and is the handler of the drop folder, where the reply comes.
-	mailbox := soapsmtp.NewReceiver(srv.maildir, soapsmtp.WithAddresses(buyerMail), soapsmtp.WithArchive(), soapsmtp.WithLogger(log))
+	// The customer: HTTP out; its mailbox (IMAP, at its mail provider,
+	// whose MX receives the mail by SMTP) and its drop folder (FTP) in.
+	// The Correlator sends the order and is the handler of the drop
+	// folder, where the reply comes.
+	mailbox, err := soapimap.NewReceiver(ctx, srv.imap.URL(buyerIMAPUser, "INBOX"),
+		soapimap.WithCredentials("", buyerIMAPPassword), soapimap.WithPlaintext(), // loopback
+		soapimap.WithAddresses(buyerMail), soapimap.WithArchive(), soapimap.WithLogger(log))
+	if err != nil {
+		return fmt.Errorf("the customer's mailbox: %w", err)
+	}
 	lc.closer("the customer's mailbox", mailbox)
 	lc.goServe(ctx, "the customer's mailbox", func(ctx context.Context) error {
-		h := arrival(tr, stepMailIn, "smtp", "customer", noteMail, document.NewHandler(readMail(tr), document.WithLogger(log)))
+		h := arrival(tr, stepMailIn, "imap", "customer", noteMail, document.NewHandler(readMail(tr), document.WithLogger(log)))
 		return core.Serve(ctx, mailbox, h, nil, core.WithLogger(log))
 	})
 	layout := soapftp.DefaultLayout()
@@ -142,7 +149,8 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	tr.printf("servers, all on 127.0.0.1:")
 	tr.printf("  http  order desk      %s", orders)
 	tr.printf("  nats  nats-server     %s, JetStream stream %s (orders.>) stored in nats/", srv.nats.URL(), ordersStream)
-	tr.printf("  smtp  customer's MX   %s for %s, delivering into the Maildir mail/customer/", srv.mx, buyerMail)
+	tr.printf("  smtp  customer's MX   %s for %s, spooling into the Maildir mail/customer/", srv.mx, buyerMail)
+	tr.printf("  imap  customer's mail %s, the mailbox %s (the MX's mail delivered into its INBOX)", srv.imap.Addr(), buyerIMAPUser)
 	tr.printf("  ftp   drop server     %s, serving ftp/ (the customer's folder is /customer)", srv.ftp.Addr())
 	tr.printf("")
 
@@ -198,7 +206,7 @@ func noteJetStream(m *core.Message) string {
 }
 
 func noteMail(m *core.Message) string {
-	return "mail to " + m.Meta[soapsmtp.MetaDeliveredTo]
+	return "mail to " + m.Meta[soapimap.MetaDeliveredTo] + ", in " + m.Meta[soapimap.MetaFolder]
 }
 
 func noteFTP(m *core.Message) string {
@@ -209,7 +217,7 @@ func noteFTP(m *core.Message) string {
 func leftover(w io.Writer, dir string) error {
 	fmt.Fprintf(w, "\nleft in %s:\n", dir)
 	for _, f := range []struct{ path, what string }{
-		{"mail/customer/done", "the confirmation mail (Maildir; new/ is empty: it was read)"},
+		{"mail/customer/cur", "the confirmation mail as the MX received it (delivered into the IMAP INBOX)"},
 		{"ftp/customer/done", "the invoice file the customer's Poller took"},
 		{"state/customer", "the customer's conversation state (document.FileStore)"},
 		{"nats", "JetStream's store (the order, in stream ORDERS)"},

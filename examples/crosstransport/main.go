@@ -2,7 +2,8 @@
 // transport soapwire has, each on an embedded server started in the
 // process: an order posted over HTTP is acknowledged (202) once it is
 // stored in NATS JetStream; a fulfilment service takes it from there, mails
-// a confirmation to the customer's Maildir over SMTP and drops the invoice
+// a confirmation to the customer over SMTP (read from its IMAP mailbox,
+// where the mail provider's delivery agent put it) and drops the invoice
 // in the customer's FTP folder, where the customer's document.Correlator
 // picks it up as the reply to the order.
 //
@@ -92,7 +93,7 @@ func run(ctx context.Context, w io.Writer, dir string, opts ...option) error {
 		o(&cfg)
 	}
 	tr := newTrace(w)
-	tr.printf("crosstransport: one purchase order over HTTP, NATS JetStream, SMTP and FTP")
+	tr.printf("crosstransport: one purchase order over HTTP, NATS JetStream, SMTP, IMAP and FTP")
 	tr.printf("run folder: %s", dir)
 	var lc lifecycle
 	err := converse(ctx, tr, dir, cfg, &lc)

@@ -140,7 +140,7 @@ func TestRun(t *testing.T) {
 		{"nats", "order desk", "warehouse", actionStockCheck},
 		{"nats", "warehouse", "order desk", actionStockOK},
 		{"nats", "order desk", "fulfilment", actionOrder},
-		{"smtp", "fulfilment", "customer", actionConfirmation},
+		{"imap", "fulfilment", "customer", actionConfirmation},
 		{"ftp", "fulfilment", "customer", actionInvoice},
 	} {
 		h := hs[i]
@@ -168,7 +168,7 @@ func TestRun(t *testing.T) {
 	assert.Equal(t, "POST /orders", hs[0].note)
 	assert.Equal(t, "request on stock.check, queue group warehouse", hs[1].note)
 	assert.Equal(t, "JetStream ORDERS #1, consumer fulfilment, delivery 1", hs[3].note)
-	assert.Equal(t, "mail to "+buyerMail, hs[4].note)
+	assert.Equal(t, "mail to "+buyerMail+", in INBOX", hs[4].note)
 	invoiceFile := strings.TrimPrefix(hs[5].id, "urn:uuid:") + ".xml"
 	assert.Equal(t, "file "+invoiceFile, hs[5].note, "the FTP file is named after the invoice's message id")
 	inOrder(t, got,
@@ -189,12 +189,13 @@ func TestRun(t *testing.T) {
 		"left in "+dir+":",
 	)
 
-	// What the run left behind: the read mail, the taken invoice, the
-	// completed conversation.
-	mails, err := os.ReadDir(filepath.Join(dir, "mail", "customer", "done"))
+	// What the run left behind: the mail as the MX received it (delivered
+	// into the IMAP INBOX, from which the customer read it), the taken
+	// invoice, the completed conversation.
+	mails, err := os.ReadDir(filepath.Join(dir, "mail", "customer", "cur"))
 	require.NoError(t, err)
 	require.Len(t, mails, 1)
-	mail, err := os.ReadFile(filepath.Join(dir, "mail", "customer", "done", mails[0].Name()))
+	mail, err := os.ReadFile(filepath.Join(dir, "mail", "customer", "cur", mails[0].Name()))
 	require.NoError(t, err)
 	assert.Contains(t, string(mail), "In-Reply-To: <"+strings.TrimPrefix(order, "urn:uuid:")+"@uuid.invalid>")
 	assert.Contains(t, string(mail), "<Order>PO-1001</Order>")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
@@ -157,7 +158,7 @@ func readMail(tr *trace) document.HandleFunc {
 		}
 		m := in.Message.Meta
 		tr.say(stepMailRead,
-			fmt.Sprintf("customer's mailbox: from %s, subject %q, In-Reply-To %s", m[soapsmtp.MetaFrom], m[soapsmtp.MetaSubject], m[soapsmtp.MetaInReplyTo]),
+			fmt.Sprintf("customer's mailbox: from %s, subject %q, In-Reply-To %s", m[soapimap.MetaFrom], m[soapimap.MetaSubject], m[soapimap.MetaInReplyTo]),
 			fmt.Sprintf("customer's mailbox: %s confirmed, %d lines, ships %s", c.Order, c.Lines, c.Ships))
 		return nil, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
+	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 )
@@ -37,12 +38,14 @@ type servers struct {
 	nats    *soapnats.Server  // nats-server with JetStream, storing in nats/
 	ftp     *soapftp.Server   // the drop server, serving ftp/
 	mx      string            // the customer's SMTP server (host:port)
-	maildir *soapsmtp.Maildir // where it delivers: mail/customer/
+	maildir *soapsmtp.Maildir // its spool: mail/customer/
+	imap    *soapimap.Server  // the customer's mail provider's IMAP server (in memory)
 	httpLn  net.Listener      // the order desk's HTTP port (served once the order desk exists)
 }
 
-// startServers starts nats-server (with the streams), the FTP server and
-// the customer's SMTP server, and opens the HTTP port.
+// startServers starts nats-server (with the streams), the FTP server, the
+// customer's SMTP server and IMAP server with the delivery agent between
+// them, and opens the HTTP port.
 func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecycle) (*servers, error) {
 	var s servers
 	var err error
@@ -69,6 +72,17 @@ func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecyc
 	s.mx = ln.Addr().String()
 	mx := soapsmtp.NewServer(s.mx, s.maildir, soapsmtp.WithAddresses(buyerMail), soapsmtp.WithHostname(buyerMX), soapsmtp.WithLogger(log))
 	lc.goServe(ctx, "the SMTP server", func(ctx context.Context) error { return mx.Serve(ctx, ln) })
+
+	if s.imap, err = soapimap.StartServer(soapimap.WithLogger(log)); err != nil {
+		return nil, fmt.Errorf("start the IMAP server: %w", err)
+	}
+	lc.closer("the IMAP server", s.imap)
+	if err := s.imap.AddUser(buyerIMAPUser, buyerIMAPPassword); err != nil {
+		return nil, err
+	}
+	lc.goServe(ctx, "the delivery agent", func(ctx context.Context) error {
+		return deliverToIMAP(ctx, s.maildir.Dir(), s.imap, log)
+	})
 
 	if s.httpLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ const (
 	stepFulfilIn                   // fulfilment receives the order (JetStream)
 	stepMailOut                    // fulfilment has mailed the confirmation (SMTP 250)
 	stepInvoiceOut                 // fulfilment has dropped the invoice (FTP)
-	stepMailIn                     // the confirmation arrives in the customer's Maildir
+	stepMailIn                     // the confirmation arrives in the customer's IMAP mailbox
 	stepMailRead                   // the customer reads it
 	stepReplyIn                    // the invoice (or a fault) arrives in the customer's drop folder
 	stepDone                       // the customer's Correlator returned the reply
@@ -52,7 +52,7 @@ func (s step) String() string {
 	case stepInvoiceOut:
 		return "fulfilment to drop the invoice on the FTP server"
 	case stepMailIn:
-		return "the confirmation mail to reach the customer's Maildir"
+		return "the confirmation mail to reach the customer's IMAP mailbox"
 	case stepMailRead:
 		return "the customer to read the confirmation mail"
 	case stepReplyIn:
