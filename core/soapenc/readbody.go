@@ -54,8 +54,8 @@ type Decoder struct {
 	EncodingStyle string
 	// Headers are the header blocks of the envelope the body came in
 	// (core.Envelope.Headers). A reference in the body may point to an
-	// element in one of them that carries an id (SOAP 1.2 Part 2 §3.1.5.2:
-	// the ids of an envelope are unique across it; the W3C SOAP 1.2 test
+	// element in one of them that carries an id (SOAP 1.2 Part 2 §3.1.5:
+	// ids identify values across the envelope; the W3C SOAP 1.2 test
 	// collection's T57 and T76 refer to an id in a header block), and an id
 	// carried twice anywhere in the envelope is SubcodeDuplicateID. Only the
 	// blocks that carry an id are read, under the same limits as the body;
