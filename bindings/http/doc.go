@@ -49,7 +49,10 @@
 // # Calling
 //
 // NewTransport posts envelopes to a URL with the right media type and
-// action, reuses keep-alive connections, honours ctx deadlines and returns
+// action, reuses keep-alive connections, honours ctx deadlines (without one,
+// a call that makes no progress for WithTimeout, 60 s, fails) and returns
 // fault replies as *core.Fault (Remote set), non-SOAP replies as
-// *StatusError, and 202 as (nil, nil).
+// *StatusError, and 202 as (nil, nil). It distrusts its server: a reply in
+// the other SOAP version, or announcing more than WithLimits allows, is an
+// error.
 package http

@@ -1,6 +1,9 @@
 package http
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // ContentTypeOf is what the handler reads from a Content-Type header, as
 // a string, by the fast path and by the MIME parser: fast is "" when the
@@ -14,3 +17,6 @@ func ContentTypeOf(h string) (fast, parsed string) {
 	}
 	return fast, show(parseMediaType(h))
 }
+
+// TransportTimeout is t's WithTimeout bound (<= 0: none).
+func TransportTimeout(t *Transport) time.Duration { return t.o.timeout }

@@ -53,6 +53,7 @@ type handlerConfig struct {
 
 type transportConfig struct {
 	limits  core.Limits
+	timeout time.Duration // <= 0: no bound
 	client  *http.Client
 	user    string
 	pass    string
@@ -76,7 +77,7 @@ func newHandlerConfig(opts []HandlerOption) handlerConfig {
 }
 
 func newTransportConfig(opts []TransportOption) transportConfig {
-	c := transportConfig{}
+	c := transportConfig{timeout: DefaultTimeout}
 	for _, o := range opts {
 		o.applyTransport(&c)
 	}
@@ -238,6 +239,28 @@ func WithMinBodyRate(bytesPerSecond int) HandlerOption {
 // (whose connection pool keeps up to 64 idle connections to the host).
 func WithClient(hc *http.Client) TransportOption {
 	return transportOptionFunc(func(c *transportConfig) { c.client = hc })
+}
+
+// DefaultTimeout bounds a call whose ctx has no deadline by its progress
+// (WithTimeout).
+const DefaultTimeout = 60 * time.Second
+
+// WithTimeout bounds a call whose ctx has no deadline (default
+// DefaultTimeout), so a server that stops answering never hangs a caller.
+// The bound is on progress, so a large document streams as long as it
+// moves: the call fails when d passes without the reply's headers (counted
+// from the start, or from the last 64 KiB a streamed request handed to the
+// connection), and then when the reply's body waits d for its next 64 KiB
+// (or its end); only the time a read of the body waits counts, not the
+// caller's own between reads. The error has context.DeadlineExceeded in its
+// chain, and the connection is closed. A ctx with a deadline is the bound
+// instead. 0 keeps the default; a negative d switches the bound off.
+func WithTimeout(d time.Duration) TransportOption {
+	return transportOptionFunc(func(c *transportConfig) {
+		if d != 0 {
+			c.timeout = d
+		}
+	})
 }
 
 // WithCredentials makes the transport send HTTP Basic credentials.

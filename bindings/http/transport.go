@@ -28,7 +28,8 @@ var (
 	_ core.Sender       = (*Transport)(nil)
 )
 
-// NewTransport returns a Transport posting to url.
+// NewTransport returns a Transport posting to url. A call whose ctx has no
+// deadline is bounded by WithTimeout (DefaultTimeout).
 func NewTransport(url string, opts ...TransportOption) *Transport {
 	t := &Transport{url: url, o: newTransportConfig(opts)}
 	switch mb := t.o.limits.MaxBytes; {
@@ -87,8 +88,10 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	if to := strings.ToLower(m.To); strings.HasPrefix(to, "http://") || strings.HasPrefix(to, "https://") {
 		url = m.To
 	}
-	resp, err := t.post(ctx, url, m)
+	ctx, p := t.bound(ctx)
+	resp, err := t.post(ctx, url, m, p)
 	if err != nil {
+		p.done()
 		return err
 	}
 	// What the server confirmed, for the sender's records (document.Send
@@ -107,8 +110,10 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 }
 
 func (t *Transport) exchange(ctx context.Context, url string, m *core.Message) (*core.Message, error) {
-	resp, err := t.post(ctx, url, m)
+	ctx, p := t.bound(ctx)
+	resp, err := t.post(ctx, url, m, p)
 	if err != nil {
+		p.done()
 		return nil, err
 	}
 	return t.reply(resp, sentVersion(m))
@@ -124,14 +129,14 @@ func sentVersion(m *core.Message) core.Version {
 
 // post sends m. Small envelopes are sent with a Content-Length; one larger
 // than 64 KiB is streamed (chunked) as it is written.
-func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*http.Response, error) {
+func (t *Transport) post(ctx context.Context, url string, m *core.Message, p *progress) (*http.Response, error) {
 	v := sentVersion(m)
 	enc := encode(m)
 	select {
 	case <-enc.ready:
 	case <-ctx.Done():
 		go enc.abandon(ctx.Err())
-		return nil, fmt.Errorf("http: post %s: %w", url, ctx.Err())
+		return nil, fmt.Errorf("http: post %s: %w", url, context.Cause(ctx))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {
@@ -148,7 +153,7 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*htt
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 	} else {
 		req.ContentLength = -1
-		req.Body = &pipeBody{Reader: io.MultiReader(bytes.NewReader(enc.buf.Bytes()), enc.pr), pr: enc.pr}
+		req.Body = &pipeBody{Reader: io.MultiReader(bytes.NewReader(enc.buf.Bytes()), enc.pr), pr: enc.pr, p: p}
 	}
 	h := req.Header
 	if v == core.V12 {
@@ -172,7 +177,11 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message) (*htt
 		<-enc.done
 	}
 	if err != nil {
-		return nil, fmt.Errorf("http: post %s: %w", url, err)
+		return nil, fmt.Errorf("http: post %s: %w", url, p.err(err))
+	}
+	if p != nil {
+		p.headers()
+		resp.Body = &watchedBody{rc: resp.Body, p: p}
 	}
 	return resp, nil
 }
@@ -325,9 +334,18 @@ func (s *spillWriter) Write(p []byte) (int, error) {
 	return pw.Write(p)
 }
 
+// pipeBody is a streamed request's body; the bytes the connection takes
+// count as its call's progress.
 type pipeBody struct {
 	io.Reader
 	pr *io.PipeReader
+	p  *progress // nil: no bound
+}
+
+func (b *pipeBody) Read(buf []byte) (int, error) {
+	n, err := b.Reader.Read(buf)
+	b.p.sent(n)
+	return n, err
 }
 
 func (b *pipeBody) Close() error { return b.pr.Close() }
