@@ -21,6 +21,7 @@ type Client struct {
 	namespace string
 	cfg       clientConfig
 	sigs      sync.Map // [2]reflect.Type → *signature
+	msgPlans  sync.Map // planKey → *[2]*msgPlan
 	bound     *bound
 	wc        *wsdl.Client
 	plans     sync.Map // boundKey → *boundCall
@@ -88,7 +89,7 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any, opts ...Cal
 	if err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
-	in, outPlan, err := c.cfg.plans(c.namespace, op, &names, sig)
+	in, outPlan, err := c.messagePlans(op, &names, sig)
 	if err != nil {
 		return fmt.Errorf("rpc: call %s: %w", op, err)
 	}
@@ -150,6 +151,28 @@ func (c *Client) Call(ctx context.Context, op string, req, resp any, opts ...Cal
 // return value rather than holding it.
 func isRPCResult(e *soapenc.Element) bool {
 	return e.Name.Space == core.NamespaceRPC && e.Name.Local == "result"
+}
+
+// planKey is an operation, its Go types and its call options.
+type planKey struct {
+	op    string
+	sig   *signature
+	names opNames
+}
+
+// messagePlans returns the message plans of a call, made once per operation,
+// types and options.
+func (c *Client) messagePlans(op string, names *opNames, sig *signature) (in, out *msgPlan, err error) {
+	key := planKey{op, sig, *names}
+	if p, ok := c.msgPlans.Load(key); ok {
+		mp := p.(*[2]*msgPlan)
+		return mp[0], mp[1], nil
+	}
+	if in, out, err = c.cfg.plans(c.namespace, op, names, sig); err != nil {
+		return nil, nil, err
+	}
+	c.msgPlans.Store(key, &[2]*msgPlan{in, out})
+	return in, out, nil
 }
 
 func (c *Client) signature(req, resp reflect.Type) (*signature, error) {

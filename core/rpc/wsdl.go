@@ -6,7 +6,9 @@ import (
 	"github.com/soapwire/soapwire/core/wsdl"
 )
 
-// Definition returns the WSDL description of s and its operations.
+// Definition returns the WSDL description of s and its operations, as
+// code-first Go types describe them. A Service bound to a contract
+// (WithContract) is described by its contract: WSDL writes that.
 func (s *Service) Definition() *wsdl.Definition {
 	d := &wsdl.Definition{
 		Name:      s.name,
