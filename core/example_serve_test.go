@@ -84,10 +84,50 @@ func ExampleServe() {
 		fmt.Println("send to", reply.To, "in reply to", reply.RelatesTo)
 		return nil
 	})
-	err = core.Serve(context.Background(), inbox, handler, mail)
+	// Answers go by mail, and only to the buyer's domain: a request naming
+	// anyone else is parked unhandled.
+	policy := core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@example.org"}}
+	err = core.Serve(context.Background(), inbox, handler, mail, core.WithReplyPolicy(policy))
 	fmt.Println("Serve returned", err)
 	// Output:
 	// send to mailto:buyer@example.org in reply to urn:uuid:6b1c2d1e-0000-4000-8000-000000000001
 	// ack urn:uuid:6b1c2d1e-0000-4000-8000-000000000001
 	// Serve returned <nil>
+}
+
+// A ReplyPolicy checks peer-supplied ReplyTo and FaultTo addresses before
+// a request is handled. Mail goes only to the listed mailboxes (and to the
+// request's authenticated submitter); hosts to the listed ones.
+func ExampleReplyPolicy_Allow() {
+	p := core.ReplyPolicy{
+		Schemes:   []string{"mailto", "https", "nats"},
+		Hosts:     []string{"buyer.example", ".partners.example"},
+		Subjects:  []string{"replies.>"},
+		Mailboxes: []string{"@buyer.example"},
+	}
+	for _, addr := range []string{
+		"mailto:orders@buyer.example",
+		"mailto:orders@buyer.example?bcc=spy@evil.example",
+		"mailto:victim@third.example",
+		"https://erp.partners.example/inbox",
+		"https://169.254.169.254/latest/meta-data",
+		"nats:replies.po-1",
+		"nats:$JS.API.STREAM.DELETE.ORDERS",
+		"http://www.w3.org/2005/08/addressing/anonymous",
+	} {
+		if err := p.Allow(context.Background(), nil, addr); err != nil {
+			fmt.Println("refused:", addr)
+			continue
+		}
+		fmt.Println("allowed:", addr)
+	}
+	// Output:
+	// allowed: mailto:orders@buyer.example
+	// refused: mailto:orders@buyer.example?bcc=spy@evil.example
+	// refused: mailto:victim@third.example
+	// allowed: https://erp.partners.example/inbox
+	// refused: https://169.254.169.254/latest/meta-data
+	// allowed: nats:replies.po-1
+	// refused: nats:$JS.API.STREAM.DELETE.ORDERS
+	// allowed: http://www.w3.org/2005/08/addressing/anonymous
 }

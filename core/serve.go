@@ -21,6 +21,7 @@ type serveConfig struct {
 	concurrency int
 	settle      time.Duration
 	grace       time.Duration
+	policy      ReplyPolicy
 }
 
 // WithLogger logs Serve's decisions (faults, parked messages, send failures).
@@ -47,9 +48,23 @@ func WithShutdownGrace(d time.Duration) ServeOption {
 	}
 }
 
+// WithReplyPolicy sets where Serve lets answers go (see ReplyPolicy). A
+// delivery whose ReplyTo or FaultTo p refuses, or that the replies Sender
+// has no route for, is not handled: it is logged and Nacked with p's Sender
+// fault (ErrReplyRefused, so the binding parks it at once), and nothing is
+// sent to either address. The default is the zero ReplyPolicy: any scheme
+// the replies Sender routes, no private host, mail only to the request's
+// authenticated submitter. With a nil replies Sender, Serve sends nothing
+// and checks nothing itself: a handler that sends answers on its own finds
+// p in its ctx (ReplyPolicyOf; document.Handler checks with it).
+func WithReplyPolicy(p ReplyPolicy) ServeOption { return func(c *serveConfig) { c.policy = p } }
+
 // Serve drives a Receiver until ctx is done or the Receiver is closed, and
 // then returns nil once the deliveries in flight are settled. For each
-// delivery it calls h (a panic becomes a Receiver fault), then judges the
+// delivery it first checks where answers would go (WithReplyPolicy: a
+// refused ReplyTo or FaultTo parks the delivery unhandled), then calls h
+// (a panic becomes a Receiver fault) with the policy in its ctx
+// (ReplyPolicyOf), then judges the
 // rest of the message (Message.Verdict: nothing is sent or settled before
 // the whole envelope was read and found sound), then:
 //   - a reply goes to the request's ReplyTo through replies, with RelatesTo set
@@ -123,6 +138,17 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 	}
 }
 
+// allowAnswers checks m's ReplyTo and FaultTo against the policy and the
+// routes of replies. With no replies Sender, Serve sends nothing itself:
+// a handler that answers on its own (document.Handler) checks with
+// ReplyPolicyOf.
+func (c *serveConfig) allowAnswers(ctx context.Context, m *Message, replies Sender) error {
+	if replies == nil {
+		return nil
+	}
+	return c.policy.AllowAnswers(ctx, m, replies)
+}
+
 func (c *serveConfig) settleNack(ctx context.Context, d Delivery, cause error) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
 	defer cancel()
@@ -133,10 +159,20 @@ func (c *serveConfig) settleNack(ctx context.Context, d Delivery, cause error) {
 
 func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies Sender) {
 	m := d.Message()
-	reply, err := h.ServeSOAP(ctx, m)
+	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
+	if err := c.allowAnswers(ctx, m, replies); err != nil {
+		f := FaultOf(err)
+		if f.Version == 0 {
+			f = f.WithVersion(m.Version())
+		}
+		c.log.WarnContext(ctx, "soap: reply address refused; the message is parked unhandled",
+			append(attrs, slog.String("reply_to", m.ReplyTo), slog.String("fault_to", m.FaultTo), slog.String("fault", f.Error()))...)
+		c.settleNack(ctx, d, fmt.Errorf("%w: %w", ErrMalformed, f))
+		return
+	}
+	reply, err := h.ServeSOAP(withReplyPolicy(ctx, &c.policy), m)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
 	defer cancel()
-	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
 	if err != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The handler stopped because Serve is stopping: the message was
 		// not processed, and is no fault of its sender.
@@ -197,6 +233,10 @@ func (c *serveConfig) fault(ctx, sctx context.Context, d Delivery, m *Message, f
 	var cause error = f
 	if bf := m.malformed(); bf != nil {
 		f, cause = bf, fmt.Errorf("%w: %w", ErrMalformed, bf)
+	} else if errors.Is(f, ErrReplyRefused) {
+		// a handler refused the reply address (document.Handler): park at
+		// once, as Serve does for its own refusals
+		cause = fmt.Errorf("%w: %w", ErrMalformed, f)
 	}
 	to := m.FaultTo
 	if to == "" {

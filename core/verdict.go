@@ -9,7 +9,9 @@ import (
 // with when its message turned out malformed (see Message.Verdict): the
 // bytes are wrong, so redelivering them cannot help. A Receiver parks
 // (dead-letters) such a delivery with its fault at once instead of
-// redelivering it; core.FaultOf(cause) is the fault.
+// redelivering it; core.FaultOf(cause) is the fault. Serve also Nacks with
+// it a message whose reply address was refused (ErrReplyRefused): its
+// bytes ask for what the service will not do.
 var ErrMalformed = errors.New("core: the message is malformed")
 
 // Verdict is what a binding answers to request m once m's handler returned

@@ -36,7 +36,7 @@ func TestDuplicateSuppressed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rec := &recorder{}
 			var ch countingHandler
-			h := document.NewHandler(ch.handle, document.WithStore(open()), document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})))
+			h := document.NewHandler(ch.handle, document.WithStore(open()), document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})), buyers)
 			ctx := testCtx(t)
 			req := document.NewMessage("pipe:x", order{Item: "bolt", Qty: 2}, document.WithReplyTo("mailto:buyer@b.example"))
 			for range 3 {
@@ -283,9 +283,9 @@ func TestDuplicateAfterRestart(t *testing.T) {
 	out := document.NewOutbox(map[string]core.Sender{"mailto": rec})
 	var before, after countingHandler
 	req := document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:buyer@b.example"))
-	_, err := document.NewHandler(before.handle, document.WithStore(open()), document.WithOutbox(out)).ServeSOAP(testCtx(t), reread(t, req))
+	_, err := document.NewHandler(before.handle, document.WithStore(open()), document.WithOutbox(out), buyers).ServeSOAP(testCtx(t), reread(t, req))
 	require.NoError(t, err)
-	_, err = document.NewHandler(after.handle, document.WithStore(open()), document.WithOutbox(out)).ServeSOAP(testCtx(t), reread(t, req))
+	_, err = document.NewHandler(after.handle, document.WithStore(open()), document.WithOutbox(out), buyers).ServeSOAP(testCtx(t), reread(t, req))
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, before.runs.Load())
 	assert.Zero(t, after.runs.Load())

@@ -23,7 +23,7 @@
 //     processed MessageID (the HandleFunc does not run twice; the earlier
 //     outcome is sent again), and sends replies, receipts and faults to
 //     ReplyTo/FaultTo through the Outbox, after checking those peer-supplied
-//     addresses against a Policy, so a request that came by mail can be
+//     addresses against a core.ReplyPolicy, so a request that came by mail can be
 //     answered by file drop.
 //   - Correlator turns a one-way Sender plus inbound replies into a
 //     core.RoundTripper matched by RelatesTo: a request by one transport

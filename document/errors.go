@@ -3,6 +3,8 @@ package document
 import (
 	"errors"
 	"fmt"
+
+	"github.com/soapwire/soapwire/core"
 )
 
 // Sentinel errors. Refusals that concern a peer come as a *core.Fault whose
@@ -15,8 +17,8 @@ var (
 	// anonymous or none address, which name no place to send to).
 	ErrNoAddress = errors.New("document: message has no destination address")
 	// ErrAddressRefused: a peer-supplied ReplyTo or FaultTo is not allowed by
-	// the Policy; nothing was sent there.
-	ErrAddressRefused = errors.New("document: reply address refused by policy")
+	// the reply policy; nothing was sent there. It is core.ErrReplyRefused.
+	ErrAddressRefused = core.ErrReplyRefused
 	// ErrTimeout is in the chain of every *TimeoutError.
 	ErrTimeout = errors.New("document: no reply in time")
 	// ErrAwaiting: Correlator.RoundTrip was given a message id that is

@@ -108,39 +108,6 @@ func ExampleSend() {
 	// document: no sender for this address scheme: "ftp" in "ftp://seller.example/inbox" (have: mailto)
 }
 
-// A Policy checks peer-supplied ReplyTo and FaultTo addresses before
-// anything is sent there.
-func ExamplePolicy_Allow() {
-	p := document.Policy{
-		Schemes:  []string{"mailto", "https", "nats"},
-		Hosts:    []string{"buyer.example", ".partners.example"},
-		Subjects: []string{"replies.>"},
-	}
-	for _, addr := range []string{
-		"mailto:orders@buyer.example",
-		"mailto:orders@buyer.example?bcc=spy@evil.example",
-		"https://erp.partners.example/inbox",
-		"https://169.254.169.254/latest/meta-data",
-		"nats:replies.po-1",
-		"nats:$JS.API.STREAM.DELETE.ORDERS",
-		"http://www.w3.org/2005/08/addressing/anonymous",
-	} {
-		if err := p.Allow(addr); err != nil {
-			fmt.Println("refused:", addr)
-			continue
-		}
-		fmt.Println("allowed:", addr)
-	}
-	// Output:
-	// allowed: mailto:orders@buyer.example
-	// refused: mailto:orders@buyer.example?bcc=spy@evil.example
-	// allowed: https://erp.partners.example/inbox
-	// refused: https://169.254.169.254/latest/meta-data
-	// allowed: nats:replies.po-1
-	// refused: nats:$JS.API.STREAM.DELETE.ORDERS
-	// allowed: http://www.w3.org/2005/08/addressing/anonymous
-}
-
 // A Handler with a Store does not process a redelivered message again: the
 // earlier outcome is sent again instead.
 func ExampleHandler_duplicates() {

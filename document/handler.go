@@ -41,7 +41,8 @@ type HandleFunc func(ctx context.Context, in *Incoming) (*core.Message, error)
 // Receiver).
 //
 // For each message it:
-//  1. checks ReplyTo and FaultTo against the Policy. A refused address is a
+//  1. checks ReplyTo and FaultTo against the reply policy (WithReplyPolicy)
+//     and the Outbox's routes. A refused address is a
 //     Sender fault, logged, and nothing is sent anywhere: the fault goes back
 //     on the back-channel only (HTTP), and the Handler blanks the message's
 //     ReplyTo and FaultTo (FaultTo becomes none) so that core.Serve parks
@@ -106,13 +107,10 @@ func receiptBody(id string) []byte {
 
 // ServeSOAP processes m (see Handler).
 func (h *Handler) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message, error) {
-	if isAddress(m.ReplyTo) || isAddress(m.FaultTo) {
-		pol := h.policy()
-		for _, addr := range [...]string{m.ReplyTo, m.FaultTo} {
-			if err := pol.Allow(addr); err != nil {
-				h.o.log.WarnContext(ctx, "document: reply address refused", slog.String("id", m.ID), slog.String("address", addr), slog.Any("err", err))
-				return nil, h.park(m, core.FaultOf(err))
-			}
+	if core.IsReplyAddress(m.ReplyTo) || core.IsReplyAddress(m.FaultTo) {
+		if err := h.policy(ctx).AllowAnswers(ctx, m, h.o.outbox); err != nil {
+			h.o.log.WarnContext(ctx, "document: reply address refused", slog.String("id", m.ID), slog.String("reply_to", m.ReplyTo), slog.String("fault_to", m.FaultTo), slog.Any("err", err))
+			return nil, h.park(m, core.FaultOf(err))
 		}
 	}
 	conv := ConversationOf(m)
@@ -132,16 +130,14 @@ func (h *Handler) ServeSOAP(ctx context.Context, m *core.Message) (*core.Message
 	return h.serveOnce(ctx, in)
 }
 
-// policy is the Policy in force: WithPolicy's, else the schemes of the
-// Outbox.
-func (h *Handler) policy() Policy {
+// policy is the reply policy in force: WithReplyPolicy's, else that of the
+// core.Serve the Handler runs under, else the zero core.ReplyPolicy.
+func (h *Handler) policy(ctx context.Context) core.ReplyPolicy {
 	if h.o.policy != nil {
 		return *h.o.policy
 	}
-	if o, ok := h.o.outbox.(*Outbox); ok {
-		return Policy{Schemes: o.Schemes()}
-	}
-	return Policy{}
+	p, _ := core.ReplyPolicyOf(ctx)
+	return p
 }
 
 // result is what processing a message produced.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,7 +65,7 @@ func TestHandlerAnswersOnAnotherTransport(t *testing.T) {
 // is returned to the binding; none sends nothing.
 func TestHandlerBackChannel(t *testing.T) {
 	rec := &recorder{}
-	h := document.NewHandler(confirm, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})))
+	h := document.NewHandler(confirm, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})), buyers)
 	p := newPipe(t, coretest.WithHandler(h))
 	ctx := testCtx(t)
 	for _, replyTo := range []string{"", core.AnonymousAddress} {
@@ -93,7 +94,7 @@ func TestHandlerBackChannel(t *testing.T) {
 func TestHandlerFaultTo(t *testing.T) {
 	replies, faults := &recorder{}, &recorder{}
 	out := document.NewOutbox(map[string]core.Sender{"mailto": replies, "ftp": faults})
-	h := document.NewHandler(confirm, document.WithOutbox(out))
+	h := document.NewHandler(confirm, document.WithOutbox(out), buyers)
 	ctx := testCtx(t)
 
 	bad := document.NewMessage("pipe:x", order{Item: "x", Qty: -1}, document.WithReplyTo("mailto:buyer@b.example"), document.WithFaultTo("ftp://b.example/faults"))
@@ -113,7 +114,7 @@ func TestHandlerFaultTo(t *testing.T) {
 	// a plain error is a Receiver fault that does not reveal its text
 	h = document.NewHandler(func(context.Context, *document.Incoming) (*core.Message, error) {
 		return nil, errors.New("database password is hunter2")
-	}, document.WithOutbox(out))
+	}, document.WithOutbox(out), buyers)
 	_, err = h.ServeSOAP(ctx, reread(t, bad))
 	require.NoError(t, err)
 	require.Len(t, faults.messages(), 2)
@@ -123,7 +124,7 @@ func TestHandlerFaultTo(t *testing.T) {
 
 	// no FaultTo: the fault goes to ReplyTo
 	bad = document.NewMessage("pipe:x", order{Item: "x", Qty: -1}, document.WithReplyTo("mailto:buyer@b.example"))
-	h = document.NewHandler(confirm, document.WithOutbox(out))
+	h = document.NewHandler(confirm, document.WithOutbox(out), buyers)
 	_, err = h.ServeSOAP(ctx, reread(t, bad))
 	require.NoError(t, err)
 	require.Len(t, replies.messages(), 1)
@@ -135,7 +136,7 @@ func TestHandlerFaultTo(t *testing.T) {
 func TestHandlerReceipts(t *testing.T) {
 	rec := &recorder{}
 	h := document.NewHandler(func(context.Context, *document.Incoming) (*core.Message, error) { return nil, nil },
-		document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})), document.WithReceipts())
+		document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})), buyers, document.WithReceipts())
 	ctx := testCtx(t)
 	req := document.NewMessage("pipe:x", []byte(orderXML), document.WithReplyTo("mailto:buyer@b.example"), document.WithConversation("c-r"))
 	reply, err := h.ServeSOAP(ctx, reread(t, req))
@@ -185,7 +186,7 @@ func TestHandlerRefusesHostileReplyTo(t *testing.T) {
 				runs++
 				return confirm(ctx, in)
 			}, document.WithOutbox(out), document.WithStore(document.NewMemoryStore()), document.WithLogger(logs.logger()),
-				document.WithPolicy(document.Policy{Schemes: []string{"mailto", "https", "nats"}, Hosts: []string{"partner.example"}}))
+				document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"mailto", "https", "nats"}, Hosts: []string{"partner.example"}}))
 
 			// directly: the fault is returned for the back-channel
 			req := document.NewMessage("pipe:x", order{Item: "x", Qty: 1}, document.WithReplyTo(tc.replyTo), document.WithFaultTo(tc.faultTo))
@@ -211,25 +212,44 @@ func TestHandlerRefusesHostileReplyTo(t *testing.T) {
 	}
 }
 
-// TestHandlerDefaultPolicy: without WithPolicy, replies go only to schemes
-// the Outbox has; without an *Outbox, only to the back-channel.
+// TestHandlerDefaultPolicy: without WithReplyPolicy, the Handler uses the
+// policy of the core.Serve around it, else the zero core.ReplyPolicy: mail
+// only to the authenticated submitter, and only schemes the Outbox routes;
+// with an Outbox that cannot tell its routes, only the back-channel.
 func TestHandlerDefaultPolicy(t *testing.T) {
 	rec := &recorder{}
 	h := document.NewHandler(confirm, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})))
 	ctx := testCtx(t)
 	_, err := h.ServeSOAP(ctx, reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:anyone@anywhere.example"))))
-	require.NoError(t, err)
+	require.ErrorIs(t, err, document.ErrAddressRefused, "not an open reflector")
+	submitted := reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:buyer@b.example")))
+	submitted.SetMeta(core.MetaSubmitter, "buyer@b.example")
+	_, err = h.ServeSOAP(ctx, submitted)
+	require.NoError(t, err, "the authenticated submitter is answered")
 	assert.Len(t, rec.messages(), 1)
 	_, err = h.ServeSOAP(ctx, reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("ftp://anywhere.example/in"))))
-	require.ErrorIs(t, err, document.ErrAddressRefused)
+	require.ErrorIs(t, err, document.ErrAddressRefused, "no route: the Outbox has no ftp Sender")
 
-	h = document.NewHandler(confirm, document.WithOutbox(rec)) // not an *Outbox: no schemes known
+	// under core.Serve, the Handler follows Serve's policy
+	served := core.ReplyPolicy{Mailboxes: []string{"@anywhere.example"}}
+	var inner error
+	probe := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		_, inner = h.ServeSOAP(ctx, m)
+		return nil, nil
+	})
+	inbox := newPipe(t)
+	serve(t, inbox, probe, nil, core.WithReplyPolicy(served))
+	require.NoError(t, inbox.Send(ctx, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:anyone@anywhere.example"))))
+	require.Eventually(t, func() bool { return len(rec.messages()) == 2 }, 10*time.Second, time.Millisecond)
+	require.NoError(t, inner)
+
+	h = document.NewHandler(confirm, document.WithOutbox(rec)) // not an *Outbox: no routes known
 	_, err = h.ServeSOAP(ctx, reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:anyone@anywhere.example"))))
 	require.ErrorIs(t, err, document.ErrAddressRefused)
 	reply, err := h.ServeSOAP(ctx, reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo(core.AnonymousAddress))))
 	require.NoError(t, err)
 	assert.NotNil(t, reply)
-	assert.Len(t, rec.messages(), 1)
+	assert.Len(t, rec.messages(), 2)
 }
 
 // TestHandlerSendFailureParks: when the reply cannot be sent the message is
@@ -244,7 +264,7 @@ func TestHandlerSendFailureParks(t *testing.T) {
 	h := document.NewHandler(func(ctx context.Context, in *document.Incoming) (*core.Message, error) {
 		runs++
 		return confirm(ctx, in)
-	}, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})),
+	}, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": rec})), buyers,
 		document.WithStore(document.NewMemoryStore()), document.WithLogger(logs.logger()))
 	ctx := testCtx(t)
 	req := document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:buyer@b.example"), document.WithFaultTo("mailto:faults@b.example"))
@@ -267,7 +287,7 @@ func TestHandlerSendFailureParks(t *testing.T) {
 // TestHandlerWithoutOutbox: a reply addressed somewhere with no Outbox to
 // send it is a Receiver fault (parked), never a silent drop.
 func TestHandlerWithoutOutbox(t *testing.T) {
-	h := document.NewHandler(confirm, document.WithPolicy(document.Policy{Schemes: []string{"mailto"}}))
+	h := document.NewHandler(confirm, document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@b.example"}}))
 	m := reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("mailto:a@b.example")))
 	_, err := h.ServeSOAP(testCtx(t), m)
 	require.Error(t, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/coretest"
+	"github.com/soapwire/soapwire/document"
 )
 
 // recorder is a core.Sender that keeps what it was given (serialized and
@@ -140,3 +141,6 @@ func testCtx(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// buyers lets a Handler mail its answers to the test buyers' domain.
+var buyers = document.WithReplyPolicy(core.ReplyPolicy{Mailboxes: []string{"@b.example"}})

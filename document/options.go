@@ -28,7 +28,7 @@ type Option interface {
 type handlerConfig struct {
 	store      Store
 	outbox     core.Sender
-	policy     *Policy
+	policy     *core.ReplyPolicy
 	receipts   bool
 	lease      time.Duration
 	retention  time.Duration
@@ -104,10 +104,12 @@ func WithOutbox(out core.Sender) HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.outbox = out })
 }
 
-// WithPolicy makes the Handler check ReplyTo and FaultTo against p. The
-// default allows the schemes the Outbox has (when it is an *Outbox; nothing
-// otherwise), besides anonymous and none.
-func WithPolicy(p Policy) HandlerOption {
+// WithReplyPolicy makes the Handler check ReplyTo and FaultTo against p
+// before its HandleFunc runs, and against the routes of its Outbox (an
+// address the Outbox has no Sender for is refused too). Without it the
+// Handler uses the policy of the core.Serve it runs under
+// (core.ReplyPolicyOf), else the zero core.ReplyPolicy.
+func WithReplyPolicy(p core.ReplyPolicy) HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.policy = &p })
 }
 

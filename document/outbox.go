@@ -19,7 +19,10 @@ type Outbox struct {
 	senders map[string]core.Sender
 }
 
-var _ core.Sender = (*Outbox)(nil)
+var (
+	_ core.Sender         = (*Outbox)(nil)
+	_ core.AddressChecker = (*Outbox)(nil)
+)
 
 // NewOutbox returns an Outbox with the given scheme → Sender routes.
 func NewOutbox(routes map[string]core.Sender) *Outbox {
@@ -86,6 +89,22 @@ func (o *Outbox) Sender(addr string) (core.Sender, error) {
 		return nil, fmt.Errorf("%w: %q in %q (have: %s)", ErrUnknownScheme, scheme, addr, strings.Join(o.schemesLocked(), ", "))
 	}
 	return s, nil
+}
+
+// CheckAddress reports whether the Outbox can send to addr: a Sender is
+// registered for its scheme (else an error wrapping ErrUnknownScheme, or
+// ErrNoAddress for "", anonymous and none) and, when that Sender is a
+// core.AddressChecker, it can reach addr. core.Serve and Handler ask it
+// about a request's ReplyTo and FaultTo before anything runs.
+func (o *Outbox) CheckAddress(addr string) error {
+	s, err := o.Sender(addr)
+	if err != nil {
+		return err
+	}
+	if c, ok := s.(core.AddressChecker); ok {
+		return c.CheckAddress(addr)
+	}
+	return nil
 }
 
 // Send sends m with the Sender for the scheme of m.To. An address without a

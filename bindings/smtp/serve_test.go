@@ -35,7 +35,8 @@ func service(t *testing.T, h core.Handler, peerAddr string) *party {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		assert.NoError(t, core.Serve(ctx, r, h, replies))
+		// the test parties are all at example.test and example.org
+		assert.NoError(t, core.Serve(ctx, r, h, replies, core.WithReplyPolicy(core.ReplyPolicy{Mailboxes: []string{"@example.test", "@example.org"}})))
 	}()
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	return &party{ts: ts, r: r}

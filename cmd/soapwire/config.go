@@ -155,10 +155,14 @@ type natsOutConfig struct {
 	URLEnv string `json:"url_env,omitempty"`
 }
 
+// policyConfig is core.ReplyPolicy's knobs: where a peer's ReplyTo and
+// FaultTo may point.
 type policyConfig struct {
-	Schemes  []string `json:"schemes"`
-	Hosts    []string `json:"hosts,omitempty"`
-	Subjects []string `json:"subjects,omitempty"`
+	Schemes   []string `json:"schemes,omitempty"`
+	Hosts     []string `json:"hosts,omitempty"`
+	Private   bool     `json:"private,omitempty"`
+	Subjects  []string `json:"subjects,omitempty"`
+	Mailboxes []string `json:"mailboxes,omitempty"`
 }
 
 // loadConfig reads and checks a configuration file.
@@ -386,9 +390,6 @@ func (c *config) check() error {
 			natsURL("outbox.nats", n.URL, n.URLEnv, bad)
 		}
 		creds("outbox.http", o.HTTP)
-	}
-	if p := c.Policy; p != nil && len(p.Schemes) == 0 {
-		bad("policy.schemes", "at least one scheme (the default policy allows the outbox's schemes)")
 	}
 	// Where each handler forwards must be reachable.
 	schemes := c.outboxSchemes()

@@ -15,7 +15,6 @@ import (
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
-	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
 
@@ -174,21 +173,4 @@ func (o *outbox) Close() error {
 		errs = append(errs, o.closers[i]())
 	}
 	return errors.Join(errs...)
-}
-
-// policySender sends through out only to addresses p allows: the Sender
-// core.Serve answers with, so a peer's ReplyTo or FaultTo is checked before
-// anything is sent there.
-type policySender struct {
-	p   document.Policy
-	out core.Sender
-}
-
-var _ core.Sender = policySender{}
-
-func (s policySender) Send(ctx context.Context, m *core.Message) error {
-	if err := s.p.Allow(m.To); err != nil {
-		return err
-	}
-	return s.out.Send(ctx, m)
 }

@@ -34,8 +34,8 @@ type server struct {
 
 	out     *outbox
 	store   document.Store
-	policy  document.Policy
-	replies core.Sender // the outbox behind the policy: what core.Serve answers through
+	policy  core.ReplyPolicy // where answers may go, checked before a message is handled
+	replies core.Sender      // the outbox: what core.Serve answers through
 
 	ftpClient *soapftp.Client
 	nc        *nats.Conn
@@ -191,11 +191,10 @@ func (s *server) connect(cl *closers) error {
 	} else {
 		s.store = document.NewMemoryStore()
 	}
-	s.policy = document.Policy{Schemes: s.out.Schemes()}
 	if p := cfg.Policy; p != nil {
-		s.policy = document.Policy{Schemes: p.Schemes, Hosts: p.Hosts, Subjects: p.Subjects}
+		s.policy = core.ReplyPolicy{Schemes: p.Schemes, Hosts: p.Hosts, Private: p.Private, Subjects: p.Subjects, Mailboxes: p.Mailboxes}
 	}
-	s.replies = policySender{p: s.policy, out: s.out}
+	s.replies = s.out
 	return nil
 }
 
@@ -209,7 +208,7 @@ func (s *server) handler(own *handlerConfig, binding string) core.Handler {
 	return document.NewHandler(echo,
 		document.WithStore(s.store),
 		document.WithOutbox(s.out),
-		document.WithPolicy(s.policy),
+		document.WithReplyPolicy(s.policy),
 		document.WithLogger(log))
 }
 
@@ -255,7 +254,7 @@ func (s *server) serveLoop(ctx context.Context, wg *sync.WaitGroup, name string,
 	}
 	wg.Go(func() {
 		defer r.Close()
-		if err := core.Serve(ctx, r, h, s.replies, core.WithLogger(s.log.With(slog.String("binding", name))), core.WithConcurrency(n)); err != nil {
+		if err := core.Serve(ctx, r, h, s.replies, core.WithReplyPolicy(s.policy), core.WithLogger(s.log.With(slog.String("binding", name))), core.WithConcurrency(n)); err != nil {
 			fail(name, err)
 		}
 	})

@@ -47,9 +47,10 @@ type pipeItem struct {
 }
 
 var (
-	_ core.Sender       = (*Pipe)(nil)
-	_ core.Receiver     = (*Pipe)(nil)
-	_ core.RoundTripper = (*Pipe)(nil)
+	_ core.Sender         = (*Pipe)(nil)
+	_ core.AddressChecker = (*Pipe)(nil)
+	_ core.Receiver       = (*Pipe)(nil)
+	_ core.RoundTripper   = (*Pipe)(nil)
 )
 
 // PipeOption configures a Pipe.
@@ -98,6 +99,10 @@ func (p *Pipe) signal() {
 	close(p.changed)
 	p.changed = make(chan struct{})
 }
+
+// CheckAddress accepts every address: a Pipe queues whatever it is given,
+// wherever the message says it goes (core.AddressChecker).
+func (p *Pipe) CheckAddress(string) error { return nil }
 
 // Send writes m and queues it. It fails when ctx is done or the Pipe is
 // closed (with core.ErrClosed in the chain).

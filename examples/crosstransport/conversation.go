@@ -28,7 +28,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	if err != nil {
 		return err
 	}
-	local := document.Policy{Schemes: []string{soapftp.Scheme}, Hosts: []string{"127.0.0.1"}} // replies only to our drop server
+	local := core.ReplyPolicy{Schemes: []string{soapftp.Scheme}, Hosts: []string{"127.0.0.1"}} // replies only to our drop server (loopback: listed)
 
 	// The warehouse: NATS request-reply on stock.check, in a queue group.
 	whNC, err := srv.connect("warehouse", lc)
@@ -63,7 +63,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	})
 	desk := &orderDesk{warehouse: soapnats.NewTransport(deskNC, "nats:stock.check", soapnats.WithTimeout(10*time.Second), soapnats.WithLogger(log)), forward: deskOut, to: ordersTo, tr: tr}
 	deskH := document.NewHandler(desk.handle, document.WithStore(document.NewMemoryStore()),
-		document.WithOutbox(deskOut), document.WithPolicy(local), document.WithLogger(log))
+		document.WithOutbox(deskOut), document.WithReplyPolicy(local), document.WithLogger(log))
 	mux := http.NewServeMux()
 	mux.Handle("/orders", soaphttp.NewHandler(arrival(tr, stepOrderIn, "http", "order desk", noteHTTP, deskH), soaphttp.WithLogger(log)))
 	orders := srv.serveHTTP(ctx, mux, log, lc) + "/orders"
@@ -89,9 +89,9 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 				tr.say(stepInvoiceOut, "fulfilment: dropped "+what+" in the customer's folder as "+fileOf(m))
 			}},
 	})
-	ful := &fulfilment{out: fulOut, mail: document.Policy{Schemes: []string{"mailto"}, Hosts: []string{"buyer.example"}}, prices: prices(), tr: tr}
+	ful := &fulfilment{out: fulOut, mail: core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@buyer.example"}}, prices: prices(), tr: tr}
 	fulH := document.NewHandler(ful.handle, document.WithStore(document.NewMemoryStore()),
-		document.WithOutbox(fulOut), document.WithPolicy(local), document.WithLogger(log))
+		document.WithOutbox(fulOut), document.WithReplyPolicy(local), document.WithLogger(log))
 	orderQueue, err := soapnats.NewReceiver(ctx, fulNC, "nats:orders.>", "fulfilment", soapnats.WithLogger(log))
 	if err != nil {
 		return fmt.Errorf("fulfilment: %w", err)

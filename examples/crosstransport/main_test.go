@@ -373,14 +373,14 @@ func TestFulfilmentRefusals(t *testing.T) {
 	}{
 		{"not an order", Invoice{Number: "INV-1"}, "not a purchase order"},
 		{"no lines", order(func(po *PurchaseOrder) { po.Lines = nil }), "an order needs 1 to 100 lines, not 0"},
-		{"buyer elsewhere", order(func(po *PurchaseOrder) { po.Buyer = "someone@elsewhere.example" }), `the buyer's mail address is refused (reply address host "elsewhere.example" is not allowed)`},
+		{"buyer elsewhere", order(func(po *PurchaseOrder) { po.Buyer = "someone@elsewhere.example" }), `the buyer's mail address is refused (reply address "mailto:someone@elsewhere.example": mailbox "someone@elsewhere.example" is not allowed)`},
 		{"second recipient", order(func(po *PurchaseOrder) { po.Buyer = buyerMail + "?cc=someone@elsewhere.example" }), `the buyer's mail address is refused (reply address "mailto:customer@buyer.example?cc=someone@elsewhere.example": mailto header fields (?cc=, ?bcc=, …) are not allowed)`},
 		{"no buyer", order(func(po *PurchaseOrder) { po.Buyer = "" }), `the buyer's mail address is refused (reply address "mailto:": mailto address is not an address)`},
 		{"unknown SKU", order(func(po *PurchaseOrder) { po.Lines = append(po.Lines, Line{SKU: "WIDGET", Qty: 1}) }), "no price for WIDGET"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			send, _ := nothingSent(t)
-			f := &fulfilment{out: send, mail: document.Policy{Schemes: []string{"mailto"}, Hosts: []string{"buyer.example"}}, prices: prices(), tr: newTrace(io.Discard)}
+			f := &fulfilment{out: send, mail: core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@buyer.example"}}, prices: prices(), tr: newTrace(io.Discard)}
 			in := received(t, document.NewMessage(ordersTo, tt.doc, document.WithAction(actionOrder), document.WithReplyTo("ftp://127.0.0.1:2121/customer/inbox")))
 			reply, err := f.handle(t.Context(), in)
 			assert.Nil(t, reply)

@@ -103,8 +103,8 @@ func (w *warehouse) handle(_ context.Context, in *document.Incoming) (*core.Mess
 // the document.Handler drops at the order's ReplyTo, the customer's FTP
 // folder.
 type fulfilment struct {
-	out    core.Sender     // the Outbox: mailto → SMTP Sender, ftp → FTP Sender
-	mail   document.Policy // where confirmations may be mailed
+	out    core.Sender      // the Outbox: mailto → SMTP Sender, ftp → FTP Sender
+	mail   core.ReplyPolicy // where confirmations may be mailed
 	prices map[string]int
 	tr     *trace
 }
@@ -120,7 +120,7 @@ func (f *fulfilment) handle(ctx context.Context, in *document.Incoming) (*core.M
 	// The buyer's address comes from the document, so from a peer: check it
 	// as the Handler checks ReplyTo.
 	to := "mailto:" + po.Buyer
-	if err := f.mail.Allow(to); err != nil {
+	if err := f.mail.Allow(ctx, in.Message, to); err != nil {
 		return nil, core.SenderFault("the buyer's mail address is refused (%s)", core.FaultOf(err).Reason)
 	}
 	inv := Invoice{Number: "INV-" + strings.TrimPrefix(po.Number, "PO-"), Order: po.Number, Currency: "EUR"}

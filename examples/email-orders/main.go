@@ -110,11 +110,16 @@ func run(ctx context.Context, w io.Writer, dir string, log *slog.Logger) (err er
 	// servers do (closers run last first).
 	sctx, stopServing := context.WithCancel(ctx)
 	var serving sync.WaitGroup
+	// Where answers may be mailed: the shop's customers and no one else,
+	// whatever a mail's From, Reply-To or wsa:ReplyTo says. The policy is
+	// checked before a handler runs (the document.Handler finds it in its
+	// ctx): a request naming anyone else is parked in failed/ unhandled.
+	policy := core.ReplyPolicy{Mailboxes: []string{"@customer.example"}}
 	serve := func(r core.Receiver, h core.Handler) {
 		serving.Add(1)
 		go func() {
 			defer serving.Done()
-			if err := core.Serve(sctx, r, h, nil, core.WithConcurrency(4), core.WithLogger(log)); err != nil {
+			if err := core.Serve(sctx, r, h, nil, core.WithReplyPolicy(policy), core.WithConcurrency(4), core.WithLogger(log)); err != nil {
 				fmt.Fprintln(w, "serve:", err)
 			}
 		}()

@@ -32,6 +32,7 @@ var Vocabulary = map[string][]string{
 	"WithConcurrency":     {"int"},
 	"WithLease":           {"time.Duration"},
 	"WithListenAddr":      {"string"},
+	"WithReplyPolicy":     {"core.ReplyPolicy"},
 }
 
 // Retired are names the vocabulary replaced, with what replaced them: no
@@ -44,6 +45,7 @@ var Retired = map[string]string{
 	"WithBasicAuth":   "WithAuth and WithRealm",
 	"WithHost":        "WithListenAddr",
 	"WithPort":        "WithListenAddr",
+	"WithPolicy":      "WithReplyPolicy",
 }
 
 // CheckVocabulary checks the non-test files of one package against the

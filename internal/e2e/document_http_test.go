@@ -90,6 +90,10 @@ func TestDocumentHTTPSendReceipt(t *testing.T) {
 	assert.Equal(t, []int{http.StatusAccepted, http.StatusAccepted}, statuses.all(), "HTTP only acknowledged receipt")
 }
 
+// docLoopback lets a seller answer its buyers, who listen on loopback
+// (private hosts need an opt-in).
+var docLoopback = document.WithReplyPolicy(core.ReplyPolicy{Hosts: []string{"127.0.0.1"}})
+
 // docAsyncSeller accepts documents over HTTP at once (202) into a queue, and
 // processes them from there with a document Handler, replying by HTTP to
 // ReplyTo later: the store-and-forward shape of document exchanges.
@@ -135,7 +139,7 @@ func newDocBuyer(t *testing.T, out core.Sender, store document.Store) *docBuyer 
 func TestDocumentHTTPRoundTrip(t *testing.T) {
 	out, statuses := docOutbox(t)
 	var s docSeller
-	sellerSrv := docServer(t, document.NewHandler(s.handle, document.WithStore(document.NewMemoryStore()), document.WithOutbox(out)))
+	sellerSrv := docServer(t, document.NewHandler(s.handle, document.WithStore(document.NewMemoryStore()), document.WithOutbox(out), docLoopback))
 	buyer := newDocBuyer(t, out, document.NewMemoryStore())
 
 	for _, v := range []core.Version{core.V11, core.V12} {
@@ -260,7 +264,7 @@ func TestDocumentHTTPHostileReplyTo(t *testing.T) {
 	out, _ := docOutbox(t)
 	var s docSeller
 	srv := docServer(t, document.NewHandler(s.handle, document.WithOutbox(out),
-		document.WithPolicy(document.Policy{Schemes: []string{"http"}, Hosts: []string{"buyer.example"}})))
+		document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"http"}, Hosts: []string{"buyer.example"}})))
 	tr := soaphttp.NewTransport(srv.URL)
 	t.Cleanup(tr.CloseIdleConnections)
 
@@ -296,7 +300,7 @@ func TestDocumentHTTPHostileReplyTo(t *testing.T) {
 func TestDocumentHTTPTimeoutAndLateReply(t *testing.T) {
 	out, _ := docOutbox(t)
 	s := docSeller{hold: make(chan struct{})}
-	sellerSrv := docAsyncSeller(t, document.NewHandler(s.handle, document.WithOutbox(out)))
+	sellerSrv := docAsyncSeller(t, document.NewHandler(s.handle, document.WithOutbox(out), docLoopback))
 	buyer := newDocBuyer(t, out, document.NewMemoryStore())
 
 	req := document.NewMessage(sellerSrv.URL, docOrder{Item: "bolt", Qty: 1}, document.WithConversation("po-late"))
@@ -335,7 +339,7 @@ func TestDocumentHTTPRestart(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "buyer-state")
 	out, _ := docOutbox(t)
 	s := docSeller{hold: make(chan struct{})}
-	sellerSrv := docAsyncSeller(t, document.NewHandler(s.handle, document.WithOutbox(out)))
+	sellerSrv := docAsyncSeller(t, document.NewHandler(s.handle, document.WithOutbox(out), docLoopback))
 
 	// The buyer, first run: a request goes out, tracked in the FileStore,
 	// replies expected at the buyer's address.

@@ -41,7 +41,7 @@ func TestDurableReplyOverJetStream(t *testing.T) {
 	},
 		document.WithStore(document.NewMemoryStore()),
 		document.WithOutbox(document.NewOutbox(map[string]core.Sender{"nats": soapnats.NewTransport(serverNC, "")})),
-		document.WithPolicy(document.Policy{Schemes: []string{"nats"}, Subjects: []string{"replies.>"}}))
+		document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"nats"}, Subjects: []string{"replies.>"}}))
 	srv := httptest.NewServer(soaphttp.NewHandler(seller))
 	t.Cleanup(srv.Close)
 	tr := soaphttp.NewTransport(srv.URL)

@@ -67,7 +67,7 @@ func TestHTTPRequestAnsweredOverNATS(t *testing.T) {
 			return nil, core.SenderFault("an order needs an item")
 		}
 		return in.Reply(natsConfirmation{Item: o.Item, Via: in.Message.Meta[soaphttp.MetaMethod]}), nil
-	}, document.WithOutbox(outbox), document.WithPolicy(document.Policy{Schemes: []string{"nats"}, Subjects: []string{"client.*.replies"}}))
+	}, document.WithOutbox(outbox), document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"nats"}, Subjects: []string{"client.*.replies"}}))
 	srv := httptest.NewServer(soaphttp.NewHandler(h))
 	t.Cleanup(srv.Close)
 

@@ -17,7 +17,7 @@ func main() {
 	log := slog.Default()
 	store := document.NewMemoryStore()
 	_ = document.NewHandler(fn, document.WithStore(store), document.WithLogger(log), document.WithOutbox(out),
-		document.WithPolicy(document.Policy{}), document.WithReceipts(), document.WithLease(time.Minute),
+		document.WithReplyPolicy(core.ReplyPolicy{}), document.WithReceipts(), document.WithLease(time.Minute),
 		document.WithRetention(time.Hour, 10), document.WithMaxReplay(1<<10))
 	_ = document.NewCorrelator(out, "mailto:replies@example.org", document.WithStore(store), document.WithLogger(log),
 		document.WithFallback(nil), document.WithTimeout(time.Second))

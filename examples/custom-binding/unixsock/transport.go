@@ -64,6 +64,16 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	return nil, fmt.Errorf("unixsock: round trip: %w: answer of kind %q to a call", ErrProtocol, ans.kind)
 }
 
+// CheckAddress reports whether the Transport can send to addr: a unix:
+// address (core.AddressChecker; core.Serve asks before a request whose
+// ReplyTo or FaultTo is addr is handled).
+func (t *Transport) CheckAddress(addr string) error {
+	if !strings.HasPrefix(addr, Scheme+":") || len(addr) == len(Scheme)+1 {
+		return fmt.Errorf("unixsock: %w: %q is not a %s: address", ErrAddress, addr, Scheme)
+	}
+	return nil
+}
+
 // Send hands m to the Inbox at m.To (or the Transport's address) and returns
 // once the Inbox has stored it.
 func (t *Transport) Send(ctx context.Context, m *core.Message) error {
