@@ -33,7 +33,7 @@ import (
 //     address and the names "localhost" and "*.localhost" (the soapwire
 //     FTP and NATS Senders never connect where an address says: ftp, ftps
 //     and nats addresses are not held to this, their Senders refuse other
-//     servers than their own);
+//     servers than their own; so do the imap Appender's imap and imaps);
 //   - a mailto address is one plain address (no second recipient, no
 //     "?cc=" or other header fields, no display name), and it is the
 //     request's authenticated submitter (Meta[MetaSubmitter], which the SMTP
@@ -285,7 +285,7 @@ func hostScheme(scheme string) bool {
 // a server it was configured with, never to the host an address names.
 func ownServer(scheme string) bool {
 	switch scheme {
-	case "ftp", "ftps", "nats":
+	case "ftp", "ftps", "nats", "imap", "imaps":
 		return true
 	}
 	return false

@@ -129,7 +129,7 @@ func TestReplyPolicyDefaults(t *testing.T) {
 	var zero core.ReplyPolicy
 	private := core.ReplyPolicy{Private: true}
 	for _, tc := range []struct {
-		addr                  string
+		addr              string
 		zeroOK, privateOK bool
 	}{
 		{"https://partner.example/replies", true, true},

@@ -2,7 +2,9 @@ package smtp
 
 import (
 	"fmt"
+	"strings"
 
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -14,9 +16,9 @@ var _ core.AddressChecker = (*Sender)(nil)
 // handler runs, so an http: ReplyTo on a service that answers by mail is
 // refused before anything happens.
 func (s *Sender) CheckAddress(addr string) error {
-	if !hasPrefixFold(addr, "mailto:") {
+	if len(addr) < len("mailto:") || !strings.EqualFold(addr[:len("mailto:")], "mailto:") {
 		return fmt.Errorf("smtp: %q is not a mailto: address: %w", addr, ErrAddress)
 	}
-	_, err := parseMailto(addr)
+	_, err := mailfmt.ParseMailto(addr)
 	return err
 }

@@ -69,7 +69,9 @@ func TestServeRefusesForgedReplyTo(t *testing.T) {
 	require.NoError(t, rawMail(svc.addr, "buyer@partner.example", []string{svc.box}, mail("legit-2", "buyer@partner.example", "", "")))
 
 	// the two legitimate requests are answered in the buyer's mailbox
-	require.Eventually(t, func() bool { return len(files(t, world.dir, "new")) == 2 && len(files(t, svc.dir, soapsmtp.FolderFailed)) == 2*len(hostile) },
+	require.Eventually(t, func() bool {
+		return len(files(t, world.dir, "new")) == 2 && len(files(t, svc.dir, soapsmtp.FolderFailed)) == 2*len(hostile)
+	},
 		20*time.Second, 10*time.Millisecond, "new %v, failed %v", files(t, world.dir, "new"), files(t, svc.dir, soapsmtp.FolderFailed))
 	for _, name := range files(t, world.dir, "new") {
 		b, err := os.ReadFile(filepath.Join(world.dir, "new", name))

@@ -96,7 +96,9 @@ func testServeFault(t *testing.T, f Features, newPair NewPairFunc) {
 			}), rs)
 			m := core.NewMessage(v, core.RawBody(body("Ping", "fault")))
 			id := core.NewMessageID()
-			m.ID, m.To, m.ReplyTo, m.FaultTo = id, addr, addr, raddr // ReplyTo: somewhere else the Sender reaches
+			// ReplyTo none: a Serve that answered a fault at ReplyTo would send
+			// nothing, and the test would see nothing at FaultTo
+			m.ID, m.To, m.ReplyTo, m.FaultTo = id, addr, core.NoneAddress, raddr
 			require.NoError(t, s.Send(f.ctx(t), m))
 			d := f.receive(t, rr)
 			fm := d.Message()

@@ -56,7 +56,10 @@ func (p *smtpParty) smtpServe(t *testing.T, h core.Handler, replies core.Sender)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); assert.NoError(t, core.Serve(ctx, r, h, replies, core.WithConcurrency(4), core.WithReplyPolicy(core.ReplyPolicy{Mailboxes: []string{"@shop.example"}}))) }()
+	go func() {
+		defer wg.Done()
+		assert.NoError(t, core.Serve(ctx, r, h, replies, core.WithConcurrency(4), core.WithReplyPolicy(core.ReplyPolicy{Mailboxes: []string{"@shop.example"}})))
+	}()
 	t.Cleanup(func() { cancel(); wg.Wait(); r.Close() })
 }
 
