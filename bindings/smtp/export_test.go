@@ -69,3 +69,7 @@ func MailName(d core.Delivery) string { return d.(*delivery).name }
 // FailJournalSync makes mb's journal call fail after writing each batch and
 // before syncing it; an error fails that batch. Set it before mb is used.
 func FailJournalSync(mb *Maildir, fail func() error) { mb.commit.jn.failSync = fail }
+
+// SubmitterRecord returns the submitter header line mb's Server writes for
+// user ("" when it writes none).
+func SubmitterRecord(mb *Maildir, user string) string { return mb.submitterHeader(user) }

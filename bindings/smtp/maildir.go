@@ -83,6 +83,7 @@ type Maildir struct {
 	root string
 	host string
 	pid  int
+	key  []byte // the submitter records' key (SubmitterKeyFile)
 	seq  atomic.Uint64
 	bufs sync.Pool // of *[]byte, for copying mails in
 	// spares are files in tmp/ of acknowledged mails, reused for new ones:
@@ -123,8 +124,13 @@ func OpenMaildir(dir string, opts ...MaildirOption) (*Maildir, error) {
 	if host == "" {
 		host = "localhost"
 	}
+	key, err := loadSubmitterKey(dir)
+	if err != nil {
+		return nil, fmt.Errorf("smtp: open maildir %s: %w", dir, err)
+	}
 	m := &Maildir{
 		root:    dir,
+		key:     key,
 		host:    host,
 		pid:     os.Getpid(),
 		queued:  make(map[string]struct{}),

@@ -69,7 +69,8 @@ type sessionConfig struct {
 // readConfig is how a mail is read into a message (ReadMail, the Receiver).
 type readConfig struct {
 	limits    core.Limits
-	addresses []string // the loop guard's own addresses
+	addresses []string                          // the loop guard's own addresses
+	submitter func(value string) (string, bool) // the Receiver's Maildir: verifies submitter records
 }
 
 // defaultHostname is the host name, else "localhost".

@@ -55,7 +55,7 @@ func readMailBytes(data []byte, o *readConfig) (*core.Message, error) {
 
 // mail returns the mail format's reading configuration.
 func (o *readConfig) mail() *mailfmt.ReadConfig {
-	return &mailfmt.ReadConfig{Limits: o.limits, Addresses: o.addresses, Prefix: metaPrefix}
+	return &mailfmt.ReadConfig{Limits: o.limits, Addresses: o.addresses, Prefix: metaPrefix, Submitter: o.submitter}
 }
 
 // MessageIDHeader returns the Message-ID header value, "<left@right>", that

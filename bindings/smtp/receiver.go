@@ -55,7 +55,9 @@ func NewReceiver(mb *Maildir, opts ...ReceiverOption) *Receiver {
 		panic("smtp: NewReceiver with a nil Maildir")
 	}
 	mb.receivers.Add(1)
-	return &Receiver{mb: mb, o: newReceiverConfig(opts), closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
+	o := newReceiverConfig(opts)
+	o.submitter = mb.verifySubmitter // the AUTH identity its Server recorded (core.MetaSubmitter)
+	return &Receiver{mb: mb, o: o, closed: make(chan struct{}), inflight: map[*delivery]struct{}{}}
 }
 
 // Receive returns the next mail's message, waiting for one until ctx is

@@ -2,6 +2,7 @@ package smtp_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
+	gosmtp "github.com/emersion/go-smtp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -92,4 +95,124 @@ func TestServeRefusesForgedReplyTo(t *testing.T) {
 	}
 	assert.Equal(t, len(hostile), faults)
 	assert.Equal(t, len(hostile), logs.count("reply address refused"), "one log line per refused mail")
+}
+
+// authMail submits data to addr after AUTH PLAIN as user.
+func authMail(addr, user, pass, from string, to []string, data string) error {
+	c, err := gosmtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Auth(sasl.NewPlainClient("", user, pass)); err != nil {
+		return err
+	}
+	if err := c.Mail(from, nil); err != nil {
+		return err
+	}
+	for _, r := range to {
+		if err := c.Rcpt(r, nil); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, data); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// TestServeAnswersTheSubmitter: with the default reply policy a mail is
+// answered only at the address its server authenticated (SMTP AUTH, the
+// record above the mail); a submitter record a peer writes itself, or
+// copies from another Maildir, vouches for nothing.
+func TestServeAnswersTheSubmitter(t *testing.T) {
+	world := startServer(t, t.TempDir(), soapsmtp.WithAddresses("@partner.example", "@third.example"))
+	dir := t.TempDir()
+	mb, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	authed := startServerOn(t, mb, soapsmtp.WithAuth(func(_ context.Context, user, pass string) bool {
+		return pass == "s3cret" && (user == "buyer@partner.example" || user == "clerk")
+	}))
+	open := startServerOn(t, mb) // as an MTA delivering into the same Maildir: no AUTH
+	replies, err := soapsmtp.NewSender(world.addr, authed.box)
+	require.NoError(t, err)
+	t.Cleanup(func() { replies.Close() })
+	var runs atomic.Int64
+	logs := &logRecorder{}
+	r := newReceiver(t, mb, soapsmtp.WithAddresses(authed.box, open.box))
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		assert.NoError(t, core.Serve(ctx, r, echoOrFail(&runs), replies, core.WithLogger(logs.logger()))) // the default policy
+	})
+	t.Cleanup(func() { cancel(); wg.Wait() })
+
+	other, err := soapsmtp.OpenMaildir(t.TempDir()) // another Maildir, another key
+	require.NoError(t, err)
+	copied := soapsmtp.SubmitterRecord(other, "victim@third.example")
+	mail := func(from, extra string) string {
+		return extra + "From: " + from + "\r\nContent-Type: application/soap+xml\r\n\r\n" +
+			`<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><p:ping xmlns:p="urn:test">hi</p:ping></e:Body></e:Envelope>` + "\r\n"
+	}
+	// answered: the authenticated submitter
+	require.NoError(t, authMail(authed.addr, "buyer@partner.example", "s3cret", "buyer@partner.example", []string{authed.box}, mail("buyer@partner.example", "")))
+	// refused: authenticated, but the answer would go elsewhere
+	require.NoError(t, authMail(authed.addr, "buyer@partner.example", "s3cret", "buyer@partner.example", []string{authed.box}, mail("victim@third.example", "")))
+	// refused: a user name that is no address vouches for no mailbox
+	require.NoError(t, authMail(authed.addr, "clerk", "s3cret", "clerk@partner.example", []string{authed.box}, mail("clerk@partner.example", "")))
+	// refused: records the sender wrote, or copied from another Maildir
+	require.NoError(t, rawMail(open.addr, "victim@third.example", []string{open.box}, mail("victim@third.example", "Soapwire-Submitter: victim@third.example; mac=AAAA\r\n")))
+	require.NoError(t, rawMail(open.addr, "victim@third.example", []string{open.box}, mail("victim@third.example", copied)))
+
+	require.Eventually(t, func() bool {
+		return len(files(t, world.dir, "new")) == 1 && len(files(t, dir, soapsmtp.FolderFailed)) == 2*4
+	},
+		20*time.Second, 10*time.Millisecond, "new %v, failed %v", files(t, world.dir, "new"), files(t, dir, soapsmtp.FolderFailed))
+	b, err := os.ReadFile(filepath.Join(world.dir, "new", files(t, world.dir, "new")[0]))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "Delivered-To: buyer@partner.example")
+	assert.Equal(t, int64(1), runs.Load(), "the handler ran for the submitter's mail only")
+	assert.Equal(t, 4, logs.count("reply address refused"))
+}
+
+// TestSubmitterRecord: the Server writes the record only for an
+// authenticated session whose user is a plain address, above the mail; the
+// Receiver gives it to core.MetaSubmitter only when its mac is the
+// Maildir's.
+func TestSubmitterRecord(t *testing.T) {
+	dir := t.TempDir()
+	mb, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	info, err := os.Stat(filepath.Join(dir, soapsmtp.SubmitterKeyFile))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the key is the owner's")
+	again, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	assert.Equal(t, soapsmtp.SubmitterRecord(mb, "a@b.example"), soapsmtp.SubmitterRecord(again, "a@b.example"), "one key per Maildir")
+	for _, user := range []string{"clerk", "a@b.example\r\nBcc: x@y", "Name <a@b.example>", "a;b@c.example", ""} {
+		assert.Empty(t, soapsmtp.SubmitterRecord(mb, user), "%q: no record", user)
+	}
+	ts := startServerOn(t, mb, soapsmtp.WithAuth(func(_ context.Context, user, pass string) bool { return pass == "pw" }))
+	env := `<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body><p:ping xmlns:p="urn:test">hi</p:ping></e:Body></e:Envelope>` + "\r\n"
+	require.NoError(t, authMail(ts.addr, "a@b.example", "pw", "a@b.example", []string{ts.box}, "From: a@b.example\r\n\r\n"+env))
+	r := newReceiver(t, mb)
+	d, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, "a@b.example", d.Message().Meta[core.MetaSubmitter])
+	require.NoError(t, d.Ack(ctxT(t)))
+
+	// a mail that is not from an authenticated session has none, whatever it says
+	forged := "Soapwire-Submitter: a@b.example; mac=" + strings.Repeat("A", 43) + "\r\nFrom: a@b.example\r\n\r\n" + env
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "new", "1.forged.host"), []byte(forged), 0o600))
+	d, err = r.Receive(ctxT(t))
+	require.NoError(t, err)
+	assert.Empty(t, d.Message().Meta[core.MetaSubmitter])
+	require.NoError(t, d.Ack(ctxT(t)))
 }

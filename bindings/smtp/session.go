@@ -149,6 +149,10 @@ func (ss *session) Data(r io.Reader) error {
 // written above the mail (RFC 5321 §4.4).
 func (ss *session) traceHeaders() []byte {
 	var b bytes.Buffer
+	if ss.authed {
+		// first, above anything the mail carries: who authenticated
+		b.WriteString(ss.s.mb.submitterHeader(ss.user))
+	}
 	b.WriteString("Return-Path: <")
 	b.WriteString(ss.from)
 	b.WriteString(">\r\n")

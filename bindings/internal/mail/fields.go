@@ -62,6 +62,13 @@ func mapMail(m *core.Message, h netmail.Header, part *envelopePart, c *ReadConfi
 	}
 	set(KeySOAPAction, soapAction)
 	set(KeyContentType, part.contentType)
+	if c.Submitter != nil {
+		if v := h.Get(SubmitterHeader); v != "" {
+			if id, ok := c.Submitter(v); ok {
+				m.SetMeta(core.MetaSubmitter, id)
+			}
+		}
+	}
 
 	if m.ID == "" {
 		m.ID = IDFromMessageID(msgID)

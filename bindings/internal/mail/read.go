@@ -31,7 +31,17 @@ type ReadConfig struct {
 	Addresses []string
 	// Prefix of the Meta keys set ("smtp.", "imap."): Prefix+KeyMessageID...
 	Prefix string
+	// Submitter, when set, verifies the value of the mail's first
+	// SubmitterHeader (written by the server that authenticated the
+	// submission) and returns the identity it records; Read sets
+	// core.MetaSubmitter to it. A value it does not vouch for is ignored.
+	Submitter func(value string) (identity string, ok bool)
 }
+
+// SubmitterHeader is the header in which the SMTP binding's server records
+// the identity a session authenticated (SMTP AUTH), above the mail, with a
+// MAC only its Maildir can make: "Soapwire-Submitter: user; mac=…".
+const SubmitterHeader = "Soapwire-Submitter"
 
 // Read reads a SOAP message from a mail (RFC 5322 text, as a Maildir file
 // or an IMAP FETCH of BODY[] holds it). The envelope is the mail's body when
