@@ -25,6 +25,7 @@ func TestServeIMAP(t *testing.T) {
 			"address": inbox, "password_env": "TEST_IMAP_PASSWORD", "plaintext": true,
 			"addresses": []string{"orders@shop.example"}, "handler": map[string]any{"type": "echo"},
 		},
+		"policy": map[string]any{"mailboxes": []string{"@example.com"}}, // answers may be mailed to the buyers' domain
 	}, "TEST_IMAP_PASSWORD=s3cret")
 	require.Equal(t, inbox, s.ready["imap"], s.output())
 	order := writeFile(t, "order.xml", order)
