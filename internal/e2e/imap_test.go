@@ -43,7 +43,7 @@ func TestIMAPRequestAnsweredByMail(t *testing.T) {
 		}
 		return in.Reply(smtpPrice{Item: q.Item, Cents: 1999}), nil
 	}, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"mailto": replies})),
-		document.WithPolicy(document.Policy{Schemes: []string{"mailto"}, Hosts: []string{"shop.example"}}))
+		document.WithReplyPolicy(core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@shop.example"}}))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
