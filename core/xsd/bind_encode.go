@@ -337,19 +337,8 @@ func (b *binder) occurrences(decl *Element, p *Particle, fv reflect.Value, f *fi
 	}
 	b.path = append(b.path, decl.Name.Local)
 	defer func() { b.path = b.path[:len(b.path)-1] }()
-	if fv.Kind() == reflect.Slice && fv.Type().Elem().Kind() != reflect.Uint8 && !holdsSlice(decl.Type) {
-		for i := 0; i < fv.Len(); i++ {
-			it, err := b.element(decl, fv.Index(i), p)
-			if err != nil {
-				return err
-			}
-			if it == nil {
-				it = &Value{Name: decl.Name, Nil: true}
-			}
-			it.repeated = p.Repeated()
-			v.Elems = append(v.Elems, it)
-		}
-		return nil
+	if isRepeat(fv, decl) {
+		return b.items(decl, p, fv, v)
 	}
 	if isAbsent(fv, f != nil && f.omitEmpty) {
 		if (fv.Kind() == reflect.Pointer || fv.Kind() == reflect.Interface) && decl.Nillable && p.Min > 0 {
@@ -500,6 +489,28 @@ func isNilish(x reflect.Value) bool {
 	return false
 }
 
+// isRepeat reports whether a Go value holds several occurrences of decl:
+// a slice (but []byte) where decl's values are not themselves lists.
+func isRepeat(x reflect.Value, decl *Element) bool {
+	return x.Kind() == reflect.Slice && x.Type().Elem().Kind() != reflect.Uint8 && !holdsSlice(decl.Type)
+}
+
+// items adds one element per item of a slice (a nil item is xsi:nil).
+func (b *binder) items(decl *Element, p *Particle, x reflect.Value, v *Value) error {
+	for i := 0; i < x.Len(); i++ {
+		it, err := b.element(decl, x.Index(i), p)
+		if err != nil {
+			return err
+		}
+		if it == nil {
+			it = &Value{Name: decl.Name, Nil: true}
+		}
+		it.repeated = p.Repeated()
+		v.Elems = append(v.Elems, it)
+	}
+	return nil
+}
+
 // mapOccurrences adds the elements a map value holds: each item of a
 // []any, else one; nil is xsi:nil.
 func (b *binder) mapOccurrences(decl *Element, p *Particle, x reflect.Value, v *Value) error {
@@ -508,19 +519,8 @@ func (b *binder) mapOccurrences(decl *Element, p *Particle, x reflect.Value, v *
 	for x.Kind() == reflect.Interface && !x.IsNil() {
 		x = x.Elem()
 	}
-	if x.Kind() == reflect.Slice && x.Type().Elem().Kind() != reflect.Uint8 && !holdsSlice(decl.Type) {
-		for i := 0; i < x.Len(); i++ {
-			it, err := b.element(decl, x.Index(i), p)
-			if err != nil {
-				return err
-			}
-			if it == nil {
-				it = &Value{Name: decl.Name, Nil: true}
-			}
-			it.repeated = p.Repeated()
-			v.Elems = append(v.Elems, it)
-		}
-		return nil
+	if isRepeat(x, decl) {
+		return b.items(decl, p, x, v)
 	}
 	it, err := b.element(decl, x, p)
 	if err != nil {
