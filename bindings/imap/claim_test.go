@@ -181,3 +181,17 @@ func TestStaleClaimsRecovered(t *testing.T) {
 	assert.Contains(t, rest[0].text, ">mine<")
 	require.NoError(t, d.Ack(t.Context()), "the live claim was not taken from its Receiver")
 }
+
+// TestReceiversSplitMailWithoutMove: on a server without MOVE (nor
+// CONDSTORE) two Receivers may both COPY one mail; the later copy yields
+// to the earlier (twin.go), so each mail is still handled once.
+func TestReceiversSplitMailWithoutMove(t *testing.T) {
+	srv := startServer(t, soapimap.WithoutMove())
+	addr := srv.newUser(t)
+	ids := sendN(t, newAppender(t, addr), addr, 60)
+	rs := []*soapimap.Receiver{newReceiver(t, addr), newReceiver(t, addr), newReceiver(t, addr)}
+	checkOnce(t, ids, splitMail(t, ids, rs))
+	c := rawClient(t, addr)
+	assert.Empty(t, folderMails(t, c, "INBOX"))
+	assert.Empty(t, folderMails(t, c, soapimap.DefaultProcessingFolder))
+}

@@ -28,12 +28,15 @@
 // processing folder: atomic on the server, so of several Receivers on one
 // inbox exactly one gets each mail (COPYUID, from UIDPLUS, tells it the
 // mail's UID there; a Receiver whose MOVE found nothing lost the race).
-// Where the server has no MOVE, go-imap's client claims by UID COPY, STORE
-// \Deleted and UID EXPUNGE (UIDPLUS): then two Receivers may both copy one
-// mail before either expunges it, and it is processed twice; run one
-// Receiver per inbox on such a server, or let document.Handler drop the
-// duplicate by message id. A crash between the COPY and the EXPUNGE also
-// leaves the mail in both folders.
+// Where the server has CONDSTORE, a conditional STORE of the lease keyword
+// takes the mail first, so only one Receiver moves it (Dovecot's Maildir
+// MOVE is not exclusive). Where the server has no MOVE, go-imap's client
+// claims by UID COPY, STORE \Deleted and UID EXPUNGE (UIDPLUS). Should a mail
+// still land twice in the processing folder, the claimer whose copy has not
+// the lowest UID among the twins (same Message-ID, size and internal date)
+// expunges it. A crash between a COPY and its EXPUNGE leaves the mail in the
+// inbox too: it is processed twice (document.Handler drops the duplicate by
+// message id).
 //
 // The claimed mail's size (RFC822.SIZE) is checked before it is fetched
 // (WithMaxMessageBytes); a mail is fetched whole, into memory up to

@@ -92,6 +92,24 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 		}
 		return nil
 	}
+	if m != nil {
+		var yielded bool
+		err := r.onWork(ctx, func(s *session) error {
+			var err error
+			yielded, err = yields(s, puid, m.Meta[MetaMessageID])
+			return err
+		})
+		if err != nil {
+			r.o.log.WarnContext(ctx, "imap: looking for a twin of a claimed mail failed; handling it", slog.Uint64("uid", uint64(puid)), slog.Any("err", err))
+		} else if yielded {
+			r.o.log.InfoContext(ctx, "imap: another Receiver claimed the same mail too; its copy is handled, this one expunged", slog.Uint64("uid", uint64(puid)))
+			d.mu.Lock()
+			d.state = acked
+			d.mu.Unlock()
+			r.forget(d)
+			return nil
+		}
+	}
 	m.SetMeta(MetaFolder, r.e.folder)
 	m.SetMeta(MetaUID, strconv.FormatUint(uint64(puid), 10))
 	d.m = m
