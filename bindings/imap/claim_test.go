@@ -182,16 +182,35 @@ func TestStaleClaimsRecovered(t *testing.T) {
 	require.NoError(t, d.Ack(t.Context()), "the live claim was not taken from its Receiver")
 }
 
-// TestReceiversSplitMailWithoutMove: on a server without MOVE (nor
-// CONDSTORE) two Receivers may both COPY one mail; the later copy yields
-// to the earlier (twin.go), so each mail is still handled once.
-func TestReceiversSplitMailWithoutMove(t *testing.T) {
+// TestTwinYields: a mail that is twice in the processing folder (another
+// claimer's copy made first: COPY without MOVE, or a server whose MOVE is
+// not exclusive) is handled once: the Receiver whose copy has the higher
+// UID expunges it; the other copy, its claimer gone, is returned after its
+// lease and handled then.
+func TestTwinYields(t *testing.T) {
 	srv := startServer(t, soapimap.WithoutMove())
 	addr := srv.newUser(t)
-	ids := sendN(t, newAppender(t, addr), addr, 60)
-	rs := []*soapimap.Receiver{newReceiver(t, addr), newReceiver(t, addr), newReceiver(t, addr)}
-	checkOnce(t, ids, splitMail(t, ids, rs))
+	ids := sendN(t, newAppender(t, addr), addr, 1)
+	lease := 200 * time.Millisecond
+	r := newReceiver(t, addr, soapimap.WithLease(lease), soapimap.WithRecoverInterval(20*time.Millisecond))
+	// The other claimer's copy, made before r's (a lower UID), without a
+	// keyword: that claimer died at once.
 	c := rawClient(t, addr)
+	_, err := c.Select("INBOX", nil).Wait()
+	require.NoError(t, err)
+	_, err = c.Copy(allUIDs(), soapimap.DefaultProcessingFolder).Wait()
+	require.NoError(t, err)
+	require.NoError(t, c.Unselect().Wait())
+
+	got := receiveAll(t, r, ids)
+	for id, n := range got {
+		assert.Equal(t, 1, n, id)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*lease)
+	defer cancel()
+	if d, err := r.Receive(ctx); err == nil {
+		t.Errorf("received %s again", d.Message().ID)
+	}
 	assert.Empty(t, folderMails(t, c, "INBOX"))
 	assert.Empty(t, folderMails(t, c, soapimap.DefaultProcessingFolder))
 }

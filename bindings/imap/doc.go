@@ -34,9 +34,10 @@
 // claims by UID COPY, STORE \Deleted and UID EXPUNGE (UIDPLUS). Should a mail
 // still land twice in the processing folder, the claimer whose copy has not
 // the lowest UID among the twins (same Message-ID, size and internal date)
-// expunges it. A crash between a COPY and its EXPUNGE leaves the mail in the
-// inbox too: it is processed twice (document.Handler drops the duplicate by
-// message id).
+// expunges it (it cannot see a twin already handled and deleted: on a server
+// with neither MOVE nor CONDSTORE, run one Receiver per inbox). A crash
+// between a COPY and its EXPUNGE leaves the mail in the inbox too: it is
+// processed twice (document.Handler drops the duplicate by message id).
 //
 // The claimed mail's size (RFC822.SIZE) is checked before it is fetched
 // (WithMaxMessageBytes); a mail is fetched whole, into memory up to
