@@ -118,7 +118,7 @@ func (r *replies) expire() {
 		e.head++
 		if ok {
 			delete(r.waiting, d.token)
-			ch <- expired // the one send for this token, into an empty channel of capacity 1
+			ch <- answer{msg: expired} // the one send for this token, into an empty channel of capacity 1
 		}
 	}
 	e.q, e.head = e.q[:0], 0

@@ -3,22 +3,20 @@ package nats
 import (
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // TestExpiringQueueStaysShort: with one request stuck at the front of the
 // queue, thousands answered behind it do not pile up: the queue stays
 // about as long as the requests waiting, and the stuck one still expires.
 func TestExpiringQueueStaysShort(t *testing.T) {
-	r := &replies{timeout: time.Hour, waiting: map[uint64]chan *nats.Msg{}}
-	stuck := make(chan *nats.Msg, 1)
+	r := &replies{timeout: time.Hour, waiting: map[uint64]chan answer{}}
+	stuck := make(chan answer, 1)
 	r.mu.Lock()
 	r.waiting[1] = stuck
 	r.exp.add(r, 1)
 	longest := 0
 	for token := uint64(2); token < 10_000; token++ {
-		r.waiting[token] = make(chan *nats.Msg, 1)
+		r.waiting[token] = make(chan answer, 1)
 		r.exp.add(r, token)
 		if token%3 == 1 { // a few in flight at once (2 to 4, 5 to 7, …)
 			for k := token - 2; k <= token; k++ {
@@ -42,7 +40,7 @@ func TestExpiringQueueStaysShort(t *testing.T) {
 	r.expire()
 	select {
 	case m := <-stuck:
-		if m != expired {
+		if m.msg != expired {
 			t.Fatalf("the stuck request received %v, want expired", m)
 		}
 	default:

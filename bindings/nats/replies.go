@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/soapwire/soapwire/core"
 )
 
 // replies carries the replies of a Transport's requests: one subscription
@@ -17,21 +19,23 @@ import (
 // takes its own lock, not the connection's (which nats.go's flusher holds
 // while it writes to the socket), reuses the channels replies arrive on,
 // and needs no context per request. Requests whose ctx has no deadline
-// share one timer (see expiring). The subscription is made on the first
-// request and ends with the Transport (when it is garbage collected) or
-// the connection.
+// share one timer (see expiring). The subscription's goroutine reads each
+// reply's envelope up to its body before handing it over (see deliver).
+// The subscription is made on the first request and ends with the
+// Transport (when it is garbage collected) or the connection.
 type replies struct {
 	nc      *nats.Conn
 	timeout time.Duration // for a request whose ctx has no deadline
+	limits  core.Limits   // of the replies read
 
 	mu      sync.Mutex
 	sub     *nats.Subscription // nil before the first request and after it ended
 	prefix  string             // the inbox subscribed to, with a trailing "."
 	next    uint64             // the last token given
-	waiting map[uint64]chan *nats.Msg
+	waiting map[uint64]chan answer
 	exp     expiring
 
-	chans sync.Pool // of chan *nats.Msg, capacity 1, empty
+	chans sync.Pool // of chan answer, capacity 1, empty
 }
 
 // close unsubscribes the inbox: the Transport is gone (garbage collected).
@@ -55,7 +59,7 @@ var errReplySubscriptionEnded = errors.New("nats: the reply subscription ended")
 // as soon as the server says so; no reply in time returns ctx's error or
 // context.DeadlineExceeded; the connection closing returns
 // nats.ErrConnectionClosed.
-func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error) {
+func (r *replies) request(ctx context.Context, msg *nats.Msg) (answer, error) {
 	ch := r.getChan()
 	_, hasDeadline := ctx.Deadline()
 	r.mu.Lock()
@@ -63,7 +67,7 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error)
 		if err := r.subscribe(); err != nil {
 			r.mu.Unlock()
 			r.chans.Put(ch)
-			return nil, err
+			return answer{}, err
 		}
 	}
 	r.next++
@@ -78,10 +82,10 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error)
 
 	if err := r.nc.PublishMsg(msg); err != nil {
 		r.forget(token, ch)
-		return nil, err
+		return answer{}, err
 	}
 
-	var resp *nats.Msg
+	var resp answer
 	if done := ctx.Done(); done == nil {
 		resp = <-ch // a ctx that never ends (Background): no select
 	} else {
@@ -89,19 +93,19 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error)
 		case resp = <-ch:
 		case <-done:
 			r.forget(token, ch)
-			return nil, ctx.Err()
+			return answer{}, ctx.Err()
 		}
 	}
 	r.chans.Put(ch)
 	switch {
-	case resp == expired:
-		return nil, context.DeadlineExceeded
-	case resp == nil && r.nc.IsClosed():
-		return nil, nats.ErrConnectionClosed
-	case resp == nil:
-		return nil, errReplySubscriptionEnded
-	case len(resp.Data) == 0 && resp.Header.Get("Status") == "503":
-		return nil, nats.ErrNoResponders
+	case resp.msg == expired:
+		return answer{}, context.DeadlineExceeded
+	case resp.msg == nil && r.nc.IsClosed():
+		return answer{}, nats.ErrConnectionClosed
+	case resp.msg == nil:
+		return answer{}, errReplySubscriptionEnded
+	case len(resp.msg.Data) == 0 && resp.msg.Header.Get("Status") == "503":
+		return answer{}, nats.ErrNoResponders
 	}
 	return resp, nil
 }
@@ -116,14 +120,19 @@ func (r *replies) subscribe() error {
 	sub.SetClosedHandler(func(string) { r.ended(sub) })
 	r.sub, r.prefix = sub, prefix
 	if r.waiting == nil {
-		r.waiting = make(map[uint64]chan *nats.Msg)
+		r.waiting = make(map[uint64]chan answer)
 	}
 	return nil
 }
 
-// deliver hands a reply to the request waiting for its token; a reply no
+// deliver hands a reply to the request waiting for its token, its
+// envelope read up to the body (or the fault refusing it); a reply no
 // request waits for any more (it came after the request gave up) is
-// dropped.
+// dropped unread. Reading the envelope here, on the subscription's one
+// goroutine, rather than on each caller's, keeps the callers' stacks
+// small: a caller shrunk by the garbage collector while it waits would
+// otherwise grow its stack again for every reply (docs/benchmarks.md,
+// "NATS request-reply ratio, issue 22"). The body is read by the caller.
 func (r *replies) deliver(m *nats.Msg) {
 	r.mu.Lock()
 	s, ok := strings.CutPrefix(m.Subject, r.prefix)
@@ -140,7 +149,11 @@ func (r *replies) deliver(m *nats.Msg) {
 	delete(r.waiting, token)
 	r.exp.settled(r)
 	r.mu.Unlock()
-	ch <- m // one send per token, into an empty channel of capacity 1
+	a := answer{msg: m}
+	if len(m.Data) > 0 {
+		a.m, a.f = decode(m.Data, m.Header, r.limits, false)
+	}
+	ch <- a // one send per token, into an empty channel of capacity 1
 }
 
 // ended fails the requests waiting on sub, which has ended; the next
@@ -154,7 +167,7 @@ func (r *replies) ended(sub *nats.Subscription) {
 	r.sub = nil
 	for token, ch := range r.waiting {
 		delete(r.waiting, token)
-		ch <- nil
+		ch <- answer{}
 	}
 	r.exp.stop()
 }
@@ -162,7 +175,7 @@ func (r *replies) ended(sub *nats.Subscription) {
 // forget gives up waiting for token. When deliver or ended has already
 // taken the token, its send into ch is on its way: wait for it, so ch goes
 // back to the pool empty.
-func (r *replies) forget(token uint64, ch chan *nats.Msg) {
+func (r *replies) forget(token uint64, ch chan answer) {
 	r.mu.Lock()
 	_, waiting := r.waiting[token]
 	delete(r.waiting, token)
@@ -174,9 +187,17 @@ func (r *replies) forget(token uint64, ch chan *nats.Msg) {
 	r.chans.Put(ch)
 }
 
-func (r *replies) getChan() chan *nats.Msg {
-	if ch, ok := r.chans.Get().(chan *nats.Msg); ok {
+func (r *replies) getChan() chan answer {
+	if ch, ok := r.chans.Get().(chan answer); ok {
 		return ch
 	}
-	return make(chan *nats.Msg, 1)
+	return make(chan answer, 1)
+}
+
+// answer is what a request receives: the reply message and, for one with
+// a payload, its envelope read (m), or the fault it is refused with (f).
+type answer struct {
+	msg *nats.Msg
+	m   *core.Message
+	f   *core.Fault
 }

@@ -40,7 +40,7 @@ var (
 // destination (a setup error).
 func NewTransport(nc *nats.Conn, to string, opts ...TransportOption) *Transport {
 	o := newTransportConfig(opts)
-	t := &Transport{nc: nc, o: o, max: payloadLimit{nc: nc}, replies: &replies{nc: nc, timeout: o.timeout}}
+	t := &Transport{nc: nc, o: o, max: payloadLimit{nc: nc}, replies: &replies{nc: nc, timeout: o.timeout, limits: o.limits}}
 	// The reply inbox subscription lives as long as the Transport.
 	runtime.AddCleanup(t, (*replies).close, t.replies)
 	if to != "" {
@@ -123,12 +123,13 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	return t.reply(a.Subject, resp, m.Version())
 }
 
-// reply reads resp, the answer to a request sent in version sent.
-func (t *Transport) reply(subject string, resp *nats.Msg, sent core.Version) (*core.Message, error) {
-	if len(resp.Data) == 0 {
+// reply is resp, the answer to a request sent in version sent, as the
+// Transport's reply inbox read it (see replies.deliver).
+func (t *Transport) reply(subject string, resp answer, sent core.Version) (*core.Message, error) {
+	if len(resp.msg.Data) == 0 {
 		return nil, nil
 	}
-	r, f := decode(resp.Data, resp.Header, t.o.limits, false)
+	r, f := resp.m, resp.f
 	if f != nil {
 		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
 	}
