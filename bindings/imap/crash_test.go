@@ -3,6 +3,8 @@ package imap_test
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,22 +26,38 @@ import (
 // crashHelperEnv makes the test binary a service: core.Serve over a
 // Receiver on an inbox, replies through an Appender, every request it
 // handles logged ("H id") before its reply; it runs until killed
-// (TestCrashLosesNothing). Its value: inbox URL, a space, log file.
+// (TestCrashLosesNothing). Its value: inbox URL, a space, log file, and,
+// for a server with TLS, a space and the PEM file of its certificate.
 const crashHelperEnv = "SOAPWIRE_IMAP_CRASH_HELPER"
 
 // crashLease is the lease of the crash test's Receivers.
 const crashLease = 400 * time.Millisecond
 
 func crashHelper(spec string) int {
-	inbox, logPath, _ := strings.Cut(spec, " ")
+	inbox, rest, _ := strings.Cut(spec, " ")
+	logPath, caFile, _ := strings.Cut(rest, " ")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := soapimap.NewReceiver(ctx, inbox, crashReceiverOptions()...)
+	ropts := crashReceiverOptions()
+	aopts := []soapimap.AppenderOption{soapimap.WithCredentials("", "secret"), soapimap.WithPlaintext()}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			return 1
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		cfg := &tls.Config{RootCAs: pool}
+		ropts = append(ropts, soapimap.WithTLS(cfg))
+		aopts = append(aopts, soapimap.WithTLS(cfg))
+	}
+	r, err := soapimap.NewReceiver(ctx, inbox, ropts...)
 	if err != nil {
 		fmt.Println("ERROR", err)
 		return 1
 	}
-	a, err := soapimap.NewAppender(inbox, "service@example.org", soapimap.WithCredentials("", "secret"), soapimap.WithPlaintext())
+	a, err := soapimap.NewAppender(inbox, "service@example.org", aopts...)
 	if err != nil {
 		fmt.Println("ERROR", err)
 		return 1
@@ -87,14 +106,33 @@ func crashHandler(logPath string) core.Handler {
 // request is handled again only if a kill caught it between its claim and
 // its Ack (at most the 4 in flight per kill: the documented
 // at-least-once).
+// The same against Dovecot (imaps://).
 func TestCrashLosesNothing(t *testing.T) {
+	t.Run("embedded", func(t *testing.T) {
+		srv := startServer(t)
+		addr := srv.newUser(t)
+		crashLosesNothing(t, addr, "", rawClient(t, addr), newAppender(t, addr), func() *soapimap.Receiver {
+			return newReceiver(t, addr, crashReceiverOptions()...)
+		})
+	})
+	t.Run("dovecot", func(t *testing.T) {
+		dc := startDovecot(t)
+		user := dc.user(t)
+		addr := dc.url(user, true)
+		c, err := imapclient.DialTLS(dc.imaps, &imapclient.Options{TLSConfig: dc.tls.Clone()})
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		require.NoError(t, c.Login(user, "secret").Wait())
+		crashLosesNothing(t, addr, dc.caFile, c, dcAppender(t, dc, addr), func() *soapimap.Receiver {
+			return dcReceiver(t, dc, addr, append(crashReceiverOptions(), soapimap.WithTLS(dc.tls))...)
+		})
+	})
+}
+
+func crashLosesNothing(t *testing.T, addr, caFile string, c *imapclient.Client, a *soapimap.Appender, newRecv func() *soapimap.Receiver) {
 	const requests, kills = 200, 8
-	srv := startServer(t)
-	addr := srv.newUser(t)
-	c := rawClient(t, addr)
 	require.NoError(t, c.Create("Replies", nil).Wait())
 	replies := strings.Replace(addr, "/INBOX", "/Replies", 1)
-	a := newAppender(t, addr)
 	ids := map[string]bool{}
 	for i := range requests {
 		m := ping(core.V12, addr, fmt.Sprint(i))
@@ -110,7 +148,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	for k := range kills {
 		start := lines()
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashHelperEnv+"="+addr+" "+logPath)
+		cmd.Env = append(os.Environ(), strings.TrimSpace(crashHelperEnv+"="+addr+" "+logPath+" "+caFile))
 		out, err := cmd.StdoutPipe()
 		require.NoError(t, err)
 		cmd.Stderr = os.Stderr
@@ -139,7 +177,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	before := len(handled())
 	t.Logf("handled before the last run: %d of %d", before, requests)
 	require.Less(t, before, requests, "every kill came while requests were waiting")
-	r := newReceiver(t, addr, crashReceiverOptions()...)
+	r := newRecv()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- core.Serve(ctx, r, crashHandler(logPath), a, core.WithConcurrency(4)) }()

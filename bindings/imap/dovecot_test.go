@@ -22,6 +22,7 @@ import (
 type dovecot struct {
 	imap, imaps string      // host:port of the STARTTLS and the TLS listener
 	tls         *tls.Config // trusts its certificate
+	caFile      string      // its certificate, PEM
 	users       int
 	next        int
 }
@@ -116,7 +117,8 @@ protocol imap {
 			t.Logf("dovecot output:\n%s\nlog:\n%s", out, log)
 		}
 	})
-	d := &dovecot{imap: fmt.Sprintf("127.0.0.1:%d", p1), imaps: fmt.Sprintf("127.0.0.1:%d", p2), tls: client, users: dovecotUsers}
+	d := &dovecot{imap: fmt.Sprintf("127.0.0.1:%d", p1), imaps: fmt.Sprintf("127.0.0.1:%d", p2), tls: client, users: dovecotUsers,
+		caFile: filepath.Join(base, "cert.pem")}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c1, err1 := net.Dial("tcp", d.imap)
