@@ -214,3 +214,34 @@ func TestTwinYields(t *testing.T) {
 	assert.Empty(t, folderMails(t, c, "INBOX"))
 	assert.Empty(t, folderMails(t, c, soapimap.DefaultProcessingFolder))
 }
+
+// TestWithoutKeywords: on a server that takes no keywords of the client's
+// (PERMANENTFLAGS without \*; here the proxy hides it) a Receiver sets
+// none, and a claim a dead Receiver left is returned once this Receiver
+// has seen it in the processing folder for a lease.
+func TestWithoutKeywords(t *testing.T) {
+	srv := startServer(t)
+	addr := srv.newUser(t)
+	p := startProxy(t, srv.Addr())
+	p.strip.Store(&[]string{` \*)` + "\x00)", `(\*)` + "\x00()"})
+	paddr := strings.Replace(addr, srv.Addr(), p.addr(), 1)
+	a := newAppender(t, addr)
+	ids := sendN(t, a, addr, 2)
+	// A dead Receiver's claim of one of them.
+	c := rawClient(t, addr)
+	require.NoError(t, c.Create(soapimap.DefaultProcessingFolder, nil).Wait())
+	_, err := c.Select("INBOX", nil).Wait()
+	require.NoError(t, err)
+	_, err = c.Move(imap.UIDSetNum(1), soapimap.DefaultProcessingFolder).Wait()
+	require.NoError(t, err)
+	require.NoError(t, c.Unselect().Wait())
+
+	lease := 200 * time.Millisecond
+	r := newReceiver(t, paddr, soapimap.WithLease(lease), soapimap.WithRecoverInterval(20*time.Millisecond))
+	got := receiveAll(t, r, ids)
+	for id, n := range got {
+		assert.Equal(t, 1, n, id)
+	}
+	assert.False(t, p.clientSent(" +FLAGS.SILENT (soapwire-lease-"), "no keyword sent to a server that takes none")
+	assert.Empty(t, folderMails(t, c, soapimap.DefaultProcessingFolder))
+}

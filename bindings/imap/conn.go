@@ -25,6 +25,9 @@ type session struct {
 	// mod sees the MODIFIED codes of conditional STOREs (the inbox
 	// session's; nil on others).
 	mod *modified
+	// keywords: the selected folder takes keywords of the client's own
+	// (PERMANENTFLAGS holds \*).
+	keywords bool
 }
 
 // close ends the connection without a word (LOGOUT waits for the server).
@@ -136,9 +139,15 @@ func dialSession(parent context.Context, e endpoint, c *clientConfig, folder str
 	if folder == "" {
 		return s, nil
 	}
-	if _, err := s.c.Select(folder, nil).Wait(); err != nil {
+	data, err := s.c.Select(folder, nil).Wait()
+	if err != nil {
 		s.close()
 		return fail("SELECT "+folder, err)
+	}
+	for _, f := range data.PermanentFlags {
+		if f == imap.FlagWildcard {
+			s.keywords = true
+		}
 	}
 	return s, nil
 }

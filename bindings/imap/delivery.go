@@ -182,6 +182,9 @@ func moveUID(s *session, uid imap.UID, folder string) error {
 // returnToInbox takes the lease keywords off uid and moves it back to the
 // inbox.
 func (r *Receiver) returnToInbox(s *session, uid imap.UID) error {
+	if !s.keywords {
+		return moveUID(s, uid, r.e.folder)
+	}
 	if err := s.c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsDel, Silent: true, Flags: leaseFlags()}, nil).Close(); err != nil {
 		return err
 	}

@@ -71,6 +71,9 @@ func (r *Receiver) age(flags []imap.Flag, now int) (int, bool) {
 // stamp gives the claimed mail uid the current lease keyword and returns
 // its number (-1 if the server refused).
 func (r *Receiver) stamp(s *session, uid imap.UID) int {
+	if !s.keywords {
+		return -1
+	}
 	b := r.bucket(time.Now())
 	if err := s.c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{leaseFlag(b)}}, nil).Close(); err != nil {
 		return -1
@@ -126,7 +129,12 @@ func (r *Receiver) renew(ctx context.Context) {
 		for _, d := range ds {
 			set.AddNum(d.uid)
 		}
+		kept := true
 		err := r.onWork(ctx, func(s *session) error {
+			if !s.keywords {
+				kept = false // no keywords here: nothing to renew
+				return nil
+			}
 			if err := s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{leaseFlag(now)}}, nil).Close(); err != nil {
 				return err
 			}
@@ -137,6 +145,9 @@ func (r *Receiver) renew(ctx context.Context) {
 		})
 		if err != nil {
 			r.o.log.WarnContext(ctx, "imap: lease not renewed", slog.String("uids", set.String()), slog.Any("err", err))
+			continue
+		}
+		if !kept {
 			continue
 		}
 		r.mu.Lock()
@@ -211,8 +222,10 @@ func (r *Receiver) recoverStale(ctx context.Context, s *session) error {
 	}
 	now := r.bucket(time.Now())
 	var stale, bare, deleted imap.UIDSet
+	present := map[imap.UID]bool{}
 	r.mu.Lock()
 	for _, m := range msgs {
+		present[m.UID] = true
 		if _, mine := r.inflight[m.UID]; mine || m.UID == 0 {
 			continue
 		}
@@ -222,10 +235,24 @@ func (r *Receiver) recoverStale(ctx context.Context, s *session) error {
 		}
 		age, ok := r.age(m.Flags, now)
 		switch {
+		case !s.keywords:
+			// No keywords on this server: a claim is stale once this
+			// Receiver has seen it in the folder for a lease.
+			first, seen := r.firstSeen[m.UID]
+			if !seen {
+				r.firstSeen[m.UID] = time.Now()
+			} else if time.Since(first) >= r.o.lease {
+				stale.AddNum(m.UID)
+			}
 		case !ok:
 			bare.AddNum(m.UID)
 		case age >= leaseStale:
 			stale.AddNum(m.UID)
+		}
+	}
+	for uid := range r.firstSeen {
+		if !present[uid] {
+			delete(r.firstSeen, uid)
 		}
 	}
 	r.mu.Unlock()
@@ -240,8 +267,10 @@ func (r *Receiver) recoverStale(ctx context.Context, s *session) error {
 		}
 	}
 	if len(stale) > 0 {
-		if err := s.c.Store(stale, &imap.StoreFlags{Op: imap.StoreFlagsDel, Silent: true, Flags: leaseFlags()}, nil).Close(); err != nil {
-			return err
+		if s.keywords {
+			if err := s.c.Store(stale, &imap.StoreFlags{Op: imap.StoreFlagsDel, Silent: true, Flags: leaseFlags()}, nil).Close(); err != nil {
+				return err
+			}
 		}
 		if _, err := s.c.Move(stale, r.e.folder).Wait(); err != nil {
 			return err

@@ -50,7 +50,7 @@ func TestOAuth(t *testing.T) {
 			require.NoError(t, tt.srv.AddUser("orders", "password-never-used"))
 			p := startProxy(t, tt.srv.Addr())
 			if tt.strip != "" {
-				p.strip.Store(&tt.strip)
+				p.strip.Store(&[]string{tt.strip})
 			}
 			addr := p.url("orders")
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,7 +26,7 @@ type proxy struct {
 	cutOnce   atomic.Bool
 	idleLimit atomic.Int64 // ns; a client connection silent that long is cut
 	cuts      atomic.Int32
-	strip     atomic.Pointer[string] // taken out of what the server sends
+	strip     atomic.Pointer[[]string] // taken out of what the server sends ("old" or "old\x00new": replaced)
 
 	mu    sync.Mutex
 	links []net.Conn
@@ -115,7 +116,10 @@ func (p *proxy) serve() {
 				if n > 0 {
 					out := buf[:n]
 					if st := p.strip.Load(); st != nil {
-						out = bytes.ReplaceAll(out, []byte(*st), nil)
+						for _, x := range *st {
+							old, repl, _ := strings.Cut(x, "\x00")
+							out = bytes.ReplaceAll(out, []byte(old), []byte(repl))
+						}
 					}
 					if m := p.cutAfter.Load(); m != nil && !p.cutOnce.Load() {
 						if i := bytes.Index(out, *m); i >= 0 && p.cutOnce.CompareAndSwap(false, true) {

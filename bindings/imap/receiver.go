@@ -37,8 +37,9 @@ type Receiver struct {
 	workFails int
 	workUsed  atomic.Int64 // unix ns of the last command on work
 
-	mu       sync.Mutex
-	inflight map[imap.UID]*delivery
+	mu        sync.Mutex
+	inflight  map[imap.UID]*delivery
+	firstSeen map[imap.UID]time.Time // without keywords: when recovery first saw a claim
 }
 
 var _ core.Receiver = (*Receiver)(nil)
@@ -64,7 +65,7 @@ func NewReceiver(ctx context.Context, addr string, opts ...ReceiverOption) (*Rec
 			return nil, fmt.Errorf("imap: the folder %q is both the inbox and a folder of WithFolders: %w", f, ErrAddress)
 		}
 	}
-	r := &Receiver{e: e, o: o, closed: make(chan struct{}), renewDone: make(chan struct{}), inflight: map[imap.UID]*delivery{}}
+	r := &Receiver{e: e, o: o, closed: make(chan struct{}), renewDone: make(chan struct{}), inflight: map[imap.UID]*delivery{}, firstSeen: map[imap.UID]time.Time{}}
 	w, err := dialInbox(ctx, e, &o.clientConfig)
 	if err != nil {
 		return nil, err

@@ -129,7 +129,7 @@ func (r *Receiver) claim(ctx context.Context, s *session, uid imap.UID) (claimed
 	stop := s.watch(ctx)
 	defer stop()
 	c := claimed{bucket: -1}
-	if s.caps().Has(imap.CapCondStore) {
+	if s.caps().Has(imap.CapCondStore) && s.keywords {
 		won, b, size, err := r.condClaim(s, uid)
 		if err != nil || !won {
 			return c, err
