@@ -30,6 +30,7 @@ type capConn struct {
 	// server sessions only
 	inData  bool
 	closing bool
+	budget  *turnBudget // the pace a client's input must keep (WithMinDataRate)
 
 	// coalesce (server sessions): writes are buffered until the next
 	// Read, Close or a full buffer, so the replies to pipelined commands
@@ -40,6 +41,7 @@ type capConn struct {
 	wmu      sync.Mutex
 	wbuf     []byte
 	werr     error
+	wrote    bool // written since the last Read: the client's next input is a new turn
 }
 
 // maxCoalesce bounds the bytes a server session buffers before it writes.
@@ -57,6 +59,7 @@ func (c *capConn) Write(p []byte) (int, error) {
 	if c.werr != nil {
 		return 0, c.werr
 	}
+	c.wrote = true
 	if len(c.wbuf)+len(p) > maxCoalesce {
 		if err := c.flushLocked(); err != nil {
 			return 0, err
@@ -115,13 +118,18 @@ func (c *capConn) renew(read bool) {
 }
 
 func (c *capConn) Read(p []byte) (int, error) {
+	replied := false
 	if c.coalesce {
 		c.wmu.Lock()
+		replied, c.wrote = c.wrote, false
 		err := c.flushLocked()
 		c.wmu.Unlock()
 		if err != nil {
 			return 0, err
 		}
+	}
+	if c.budget != nil {
+		return c.budgetRead(p, replied)
 	}
 	if c.idle > 0 {
 		c.renew(true)
@@ -217,17 +225,23 @@ func (c *capConn) shutdown() {
 	}
 }
 
-// sessions is a listener that bounds the server's concurrent sessions and
-// the life of each, and can cut them all for a shutdown.
+// sessions is a listener that bounds the server's concurrent sessions, and
+// those of one address, the life and pace of each (turnBudget), and can cut
+// them all for a shutdown.
 type sessions struct {
 	net.Listener
-	max  int
-	life time.Duration
-	idle time.Duration  // each session's WithIOTimeout
-	busy func(net.Conn) // answers a connection beyond max
+	max   int
+	perIP int // sessions of one address (ipKey); <= 0: no bound but max
+	life  time.Duration
+	idle  time.Duration // each session's WithIOTimeout
+	grace time.Duration // WithMinDataRate's
+	rate  int64
+	busy  func(c net.Conn, fromOne bool)                  // answers a connection beyond max (or perIP)
+	slow  func(c net.Conn, got int64, took time.Duration) // a session cut by its budget
 
 	mu    sync.Mutex
 	conns map[*capConn]struct{}
+	byIP  map[string]int
 	down  bool
 
 	closeOnce sync.Once
@@ -250,19 +264,35 @@ func (s *sessions) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
+		key := ipKey(c.RemoteAddr())
 		s.mu.Lock()
 		if s.down || (s.max > 0 && len(s.conns) >= s.max) {
 			s.mu.Unlock()
-			go s.busy(c)
+			go s.busy(c, false)
+			continue
+		}
+		if s.perIP > 0 && s.byIP[key] >= s.perIP {
+			s.mu.Unlock()
+			go s.busy(c, true)
 			continue
 		}
 		cc := newCapConn(c)
 		cc.coalesce = true
 		cc.idle = s.idle
+		if s.idle > 0 {
+			cc.budget = &turnBudget{idle: s.idle, grace: s.grace, rate: s.rate}
+			if s.slow != nil {
+				cc.budget.onCut = func(got int64, took time.Duration) { s.slow(c, got, took) }
+			}
+		}
 		s.conns[cc] = struct{}{}
+		s.byIP[key]++
 		cc.onClose = func() {
 			s.mu.Lock()
 			delete(s.conns, cc)
+			if s.byIP[key]--; s.byIP[key] <= 0 {
+				delete(s.byIP, key)
+			}
 			s.mu.Unlock()
 		}
 		s.mu.Unlock()

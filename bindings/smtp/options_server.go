@@ -19,6 +19,9 @@ type serverConfig struct {
 	maxLineLength   int
 	sessionTimeout  time.Duration
 	shutdownTimeout time.Duration
+	minDataRate     int           // bytes per second a client's input keeps after rateGrace
+	rateGrace       time.Duration // from a turn's first byte
+	perIP           int           // sessions of one address; 0: half of maxSessions; < 0: no bound
 }
 
 func newServerConfig(opts []ServerOption) serverConfig {
@@ -29,6 +32,8 @@ func newServerConfig(opts []ServerOption) serverConfig {
 		maxLineLength:   DefaultMaxLineLength,
 		sessionTimeout:  DefaultSessionTimeout,
 		shutdownTimeout: DefaultShutdownTimeout,
+		minDataRate:     DefaultMinDataRate,
+		rateGrace:       DefaultMinDataRateGrace,
 	}
 	for _, o := range opts {
 		o.applyServer(&c)
@@ -116,4 +121,56 @@ const DefaultShutdownTimeout = 10 * time.Second
 // before it cuts their sessions. Default DefaultShutdownTimeout.
 func WithShutdownTimeout(d time.Duration) ServerOption {
 	return serverOptionFunc(func(c *serverConfig) { c.shutdownTimeout = d })
+}
+
+// DefaultMinDataRate is the pace, in bytes per second, a client's input
+// keeps once DefaultMinDataRateGrace has passed in its turn (Postfix's
+// smtpd_min_data_rate has the same default).
+const DefaultMinDataRate = 500
+
+// DefaultMinDataRateGrace is how long a client's input may take, from the
+// first byte of a turn, before DefaultMinDataRate counts.
+const DefaultMinDataRateGrace = 30 * time.Second
+
+// WithMinDataRate sets the pace a client must keep (see "Session budget" in
+// the package documentation): after the server answers, the client has
+// WithIOTimeout for its first byte, and from that byte on, by time
+// grace+n/bytesPerSecond it must have sent n bytes more; a session that
+// falls behind is answered 421 4.4.2 and closed, whatever it does later,
+// so a client dripping a byte at a time is cut within grace of its first
+// byte. Defaults DefaultMinDataRate and DefaultMinDataRateGrace.
+// WithMinDataRate(0, 0) turns the pace rule off: each byte may then come
+// up to WithIOTimeout after the one before.
+func WithMinDataRate(bytesPerSecond int, grace time.Duration) ServerOption {
+	return serverOptionFunc(func(c *serverConfig) { c.minDataRate, c.rateGrace = bytesPerSecond, grace })
+}
+
+// DefaultMaxSessionsPerIP bounds the sessions one address holds: half of
+// DefaultMaxSessions (half of WithMaxSessions when that is set, at least
+// one), so one address never takes every session.
+const DefaultMaxSessionsPerIP = DefaultMaxSessions / 2
+
+// WithMaxSessionsPerIP bounds the sessions one client address holds at once
+// (an IPv6 client counts by its /64); a connection beyond is answered 421
+// 4.7.0 and closed, the other addresses' sessions go on. Default: half of
+// WithMaxSessions (DefaultMaxSessionsPerIP); n <= 0: no bound but
+// WithMaxSessions.
+func WithMaxSessionsPerIP(n int) ServerOption {
+	return serverOptionFunc(func(c *serverConfig) {
+		if n == 0 {
+			n = -1
+		}
+		c.perIP = n
+	})
+}
+
+// sessionsPerIP is the per-address bound in force.
+func (c *serverConfig) sessionsPerIP() int {
+	switch {
+	case c.perIP < 0:
+		return 0
+	case c.perIP > 0:
+		return c.perIP
+	}
+	return max(1, c.maxSessions/2)
 }

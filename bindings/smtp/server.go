@@ -22,8 +22,10 @@ import (
 // WithMaxMessageBytes 552 5.3.4 (at MAIL when the client declares SIZE,
 // else during the data); too many recipients 452 4.5.3; a line over
 // WithMaxLineLength 500 and the session closed; a session beyond
-// WithMaxSessions 421 4.3.2; a session over WithSessionTimeout, or silent
-// beyond WithIOTimeout, 421; MAIL without the required AUTH or STARTTLS 530
+// WithMaxSessions 421 4.3.2, beyond its address's WithMaxSessionsPerIP
+// 421 4.7.0; a session over WithSessionTimeout, silent beyond
+// WithIOTimeout after a reply, or slower than WithMinDataRate (the session
+// budget: see budget.go), 421 4.4.2; MAIL without the required AUTH or STARTTLS 530
 // 5.7.0; wrong credentials 535 5.7.8; a Maildir that cannot be written 451
 // 4.3.0, so that the sender tries again later.
 type Server struct {
@@ -32,6 +34,8 @@ type Server struct {
 	o      serverConfig
 	exact  map[string]bool
 	domain map[string]bool
+
+	logBusy, logPerIP, logSlow logLimiter // session refusals, logged at most once per DefaultLogInterval each
 
 	mu      sync.Mutex
 	bound   string             // the listener's address, once serving
@@ -82,6 +86,7 @@ func newServer(addr string, mb *Maildir, opts []ServerOption) (*Server, error) {
 		return nil, errors.New("smtp: NewServer with a nil Maildir")
 	}
 	s := &Server{addr: addr, mb: mb, o: newServerConfig(opts), exact: map[string]bool{}, domain: map[string]bool{}}
+	s.logBusy.interval, s.logPerIP.interval, s.logSlow.interval = DefaultLogInterval, DefaultLogInterval, DefaultLogInterval
 	if s.o.listen != "" {
 		s.addr = s.o.listen
 	}
@@ -163,7 +168,8 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // WithShutdownTimeout) and returns nil. It returns an error if l fails.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	s.setBound(l.Addr().String())
-	ss := &sessions{Listener: l, max: s.o.maxSessions, life: s.o.sessionTimeout, idle: s.o.ioTimeout, conns: map[*capConn]struct{}{}, busy: s.busy}
+	ss := &sessions{Listener: l, max: s.o.maxSessions, perIP: s.o.sessionsPerIP(), life: s.o.sessionTimeout, idle: s.o.ioTimeout,
+		grace: s.o.rateGrace, rate: int64(s.o.minDataRate), conns: map[*capConn]struct{}{}, byIP: map[string]int{}, busy: s.busy, slow: s.slow}
 	srv := gosmtp.NewServer(&backend{s: s, ctx: ctx})
 	srv.Domain = s.o.hostname
 	srv.TLSConfig = s.o.tls
@@ -198,12 +204,25 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	return nil
 }
 
-// busy answers a connection the server has no room for.
-func (s *Server) busy(c net.Conn) {
-	s.o.log.Warn("smtp: too many sessions; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max", s.o.maxSessions))
+// busy answers a connection the server has no room for: every session is
+// taken, or (fromOne) the sessions its address may hold. It logs at most
+// one line per DefaultLogInterval of each kind.
+func (s *Server) busy(c net.Conn, fromOne bool) {
 	c.SetWriteDeadline(time.Now().Add(time.Second))
-	fmt.Fprintf(c, "421 4.3.2 %s Too many sessions, try again later\r\n", s.o.hostname)
+	if fromOne {
+		s.logPerIP.log(s.o.log, "smtp: too many sessions from one address; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max_per_ip", s.o.sessionsPerIP()))
+		fmt.Fprintf(c, "421 4.7.0 %s Too many sessions from your address, try again later\r\n", s.o.hostname)
+	} else {
+		s.logBusy.log(s.o.log, "smtp: too many sessions; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max", s.o.maxSessions))
+		fmt.Fprintf(c, "421 4.3.2 %s Too many sessions, try again later\r\n", s.o.hostname)
+	}
 	c.Close()
+}
+
+// slow logs a session cut by its budget (silent, or too slow for
+// WithMinDataRate), at most one line per DefaultLogInterval.
+func (s *Server) slow(c net.Conn, got int64, took time.Duration) {
+	s.logSlow.log(s.o.log, "smtp: session too slow or silent; cut with 421", slog.String("remote", c.RemoteAddr().String()), slog.Int64("bytes", got), slog.Duration("took", took))
 }
 
 // logAdapter sends go-smtp's error log to slog.

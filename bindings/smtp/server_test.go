@@ -113,7 +113,7 @@ func TestServerWritesBefore250(t *testing.T) {
 // and one silent beyond WithIOTimeout too.
 func TestServerSessionLimits(t *testing.T) {
 	t.Run("Concurrent", func(t *testing.T) {
-		ts := startServer(t, t.TempDir(), soapsmtp.WithMaxSessions(2))
+		ts := startServer(t, t.TempDir(), soapsmtp.WithMaxSessions(2), soapsmtp.WithMaxSessionsPerIP(-1)) // the total bound alone
 		var open []*gosmtp.Client
 		for range 2 {
 			c, err := gosmtp.Dial(ts.addr)

@@ -137,7 +137,12 @@ func (ss *session) Data(r io.Reader) error {
 		ss.log().Warn("smtp: mail refused: line too long", slog.Int("max", ss.s.o.maxLineLength))
 		return smtpError(500, gosmtp.EnhancedCode{5, 5, 2}, "Line too long")
 	case errors.As(err, &rerr):
-		ss.log().Warn("smtp: mail not received", slog.Any("err", err))
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			// (a session cut by its budget is logged, at most once in a
+			// while, by the Server)
+			ss.log().Warn("smtp: mail not received", slog.Any("err", err))
+		}
 		return smtpError(451, gosmtp.EnhancedCode{4, 4, 2}, "Error reading the mail, try again")
 	default:
 		ss.log().Error("smtp: mail not stored; answered 451", slog.Any("err", err))
