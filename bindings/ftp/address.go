@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
+
+	"github.com/soapwire/soapwire/bindings/internal/drop"
 )
 
 // Scheme is the URL scheme of the binding's addresses.
@@ -85,19 +86,4 @@ func validHost(h string) bool {
 }
 
 // cleanDir checks a folder path and makes it absolute and clean.
-func cleanDir(p string) (string, error) {
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return "", fmt.Errorf("control character in path")
-		}
-	}
-	if strings.Contains(p, `\`) {
-		return "", fmt.Errorf("backslash in path")
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == ".." {
-			return "", fmt.Errorf(`".." in path`)
-		}
-	}
-	return path.Clean("/" + p), nil
-}
+func cleanDir(p string) (string, error) { return drop.CleanDir(p) }

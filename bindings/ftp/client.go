@@ -215,23 +215,23 @@ func (c *Client) put(cn *conn) {
 // server dropped it, or restarted), the other idle connections are dropped
 // too and fn runs once more on a fresh one.
 func (c *Client) do(ctx context.Context, fn func(sc *ftp.ServerConn) error) error {
-	return c.retry(ctx, func() bool { return true }, fn)
+	return c.retry(ctx, func() bool { return true }, func(cn *conn) error { return fn(cn.sc) })
 }
 
 // once runs fn on a pooled connection, never twice.
 func (c *Client) once(ctx context.Context, fn func(sc *ftp.ServerConn) error) error {
-	return c.retry(ctx, func() bool { return false }, fn)
+	return c.retry(ctx, func() bool { return false }, func(cn *conn) error { return fn(cn.sc) })
 }
 
 // retry runs fn, and once more on a fresh connection when a reused one
 // broke and again reports that nothing was changed yet.
-func (c *Client) retry(ctx context.Context, again func() bool, fn func(sc *ftp.ServerConn) error) error {
+func (c *Client) retry(ctx context.Context, again func() bool, fn func(cn *conn) error) error {
 	for attempt := 0; ; attempt++ {
 		cn, err := c.get(ctx)
 		if err != nil {
 			return err
 		}
-		err = cn.do(ctx, fn)
+		err = cn.do(ctx, func(*ftp.ServerConn) error { return fn(cn) })
 		stale := err != nil && cn.broken && cn.reused && ctx.Err() == nil
 		c.put(cn)
 		if !stale || attempt > 0 || !again() {

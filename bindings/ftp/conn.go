@@ -31,6 +31,8 @@ type conn struct {
 	deadline    time.Time       // the running operation's ctx deadline
 	interrupted bool
 
+	guard *lineGuard // set while a listing runs: its data connection drops over-long lines
+
 	broken bool      // set by do; read by the pool after do returned
 	used   time.Time // when the last operation ended
 	reused bool      // taken from the pool's idle list (not freshly dialled)
@@ -116,10 +118,17 @@ func (c *conn) dial(network, addr string) (net.Conn, error) {
 		nc.SetDeadline(longAgo)
 	}
 	c.mu.Unlock()
+	c.mu.Lock()
+	g := c.guard
+	c.mu.Unlock()
+	var out net.Conn = s
 	if !first && c.tls != nil {
-		return tls.Client(s, c.tls), nil
+		out = tls.Client(s, c.tls)
 	}
-	return s, nil
+	if !first && g != nil {
+		out = &guardedConn{Conn: out, g: g}
+	}
+	return out, nil
 }
 
 // begin and end bracket an operation.
@@ -141,12 +150,24 @@ func (c *conn) end() {
 // server reply marks the connection broken; an interrupted operation
 // returns ctx's error in the chain.
 func (c *conn) do(ctx context.Context, fn func(sc *ftp.ServerConn) error) error {
-	if err := ctx.Err(); err != nil {
+	stop, err := c.start(ctx)
+	if err != nil {
 		return err
 	}
+	return c.finish(ctx, stop, fn(c.sc))
+}
+
+// start begins an operation bounded by ctx; finish ends it with the
+// operation's error. Between them, ctx's end interrupts the connection.
+func (c *conn) start(ctx context.Context) (stop func() bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c.begin(ctx)
-	stop := context.AfterFunc(ctx, c.interrupt)
-	err := fn(c.sc)
+	return context.AfterFunc(ctx, c.interrupt), nil
+}
+
+func (c *conn) finish(ctx context.Context, stop func() bool, err error) error {
 	interrupted := !stop()
 	c.end()
 	c.used = time.Now()

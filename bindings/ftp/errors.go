@@ -3,6 +3,8 @@ package ftp
 import (
 	"errors"
 	"net/textproto"
+
+	"github.com/soapwire/soapwire/bindings/internal/drop"
 )
 
 // Errors the binding returns, in the chain of its errors (errors.Is).
@@ -13,8 +15,9 @@ var (
 	// A Sender never takes its credentials to a server it was not made for,
 	// whatever a peer puts in ReplyTo.
 	ErrForeignServer = errors.New("ftp: address on another server")
-	// ErrUnsafeName: a file name cannot be used as a single path element.
-	ErrUnsafeName = errors.New("ftp: unsafe file name")
+	// ErrUnsafeName: a file name cannot be used as a single path element
+	// (the same error in every file-drop binding).
+	ErrUnsafeName = drop.ErrUnsafeName
 	// ErrLogin: the server refused the user name or password.
 	ErrLogin = errors.New("ftp: login refused")
 	// ErrClientClosed: the Client was closed.
@@ -22,9 +25,11 @@ var (
 	// ErrLeaseLost: a claimed file was no longer in the work folder when the
 	// delivery was settled, because its lease ran out and another Poller
 	// returned it to the inbox. The message will be (or was) processed again.
-	ErrLeaseLost = errors.New("ftp: claim lost (lease expired)")
-	// ErrTooLarge: a file is larger than Limits.MaxBytes.
-	ErrTooLarge = errors.New("ftp: file too large")
+	// (The same error in every file-drop binding.)
+	ErrLeaseLost = drop.ErrLeaseLost
+	// ErrTooLarge: a file is larger than Limits.MaxBytes (the same error in
+	// every file-drop binding).
+	ErrTooLarge = drop.ErrTooLarge
 )
 
 // replyCode returns the FTP reply code in err's chain, or 0.
@@ -56,12 +61,4 @@ func onlyReplies(err error) bool {
 		return u != nil && onlyReplies(u)
 	}
 	return false
-}
-
-// isFileUnavailable reports whether err is the server's "no such file" (or
-// "not permitted") reply, 550, or 450 "file busy": the operation lost a race
-// or the file is gone.
-func isFileUnavailable(err error) bool {
-	c := replyCode(err)
-	return c == 550 || c == 450 || c == 553
 }

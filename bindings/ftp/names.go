@@ -1,32 +1,19 @@
 package ftp
 
-import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"strconv"
-	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
-)
+import "github.com/soapwire/soapwire/bindings/internal/drop"
 
 // Suffix ends the name of every message file: the Sender writes
 // <name>.xml and the Poller takes only names that end in it.
-const Suffix = ".xml"
+const Suffix = drop.Suffix
 
 // FaultSuffix ends the name of the fault file a Nack writes beside a
 // message in the failed folder: order.xml gets order.fault.xml.
-const FaultSuffix = ".fault.xml"
+const FaultSuffix = drop.FaultSuffix
 
 // MaxNameLen bounds the length in bytes of a file name the Poller takes, so
 // that the claim prefix it adds in the work folder still fits the 255 bytes
 // most file systems allow.
-const MaxNameLen = 200
-
-// maxStem bounds the part of FileName taken from the message id.
-const maxStem = 120
+const MaxNameLen = drop.MaxNameLen
 
 // FileName returns the name of the file a message with the given id is
 // stored in: the id made safe as a single path element on any server, then
@@ -35,183 +22,12 @@ const maxStem = 120
 // other character becomes '_', and an id that had to be changed or
 // shortened (or is empty) gets a hash of itself appended, so different ids
 // do not meet in one name. The result always passes CheckName.
-func FileName(id string) string {
-	s := id
-	if len(s) > len("urn:uuid:") && strings.EqualFold(s[:len("urn:uuid:")], "urn:uuid:") {
-		s = s[len("urn:uuid:"):]
-	}
-	var b strings.Builder
-	b.Grow(min(len(s), maxStem) + 16)
-	changed := s == ""
-	for i := 0; i < len(s); i++ {
-		if b.Len() >= maxStem {
-			changed = true
-			break
-		}
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
-			b.WriteByte(c)
-		case c == '.' && b.Len() > 0 && s[i-1] != '.' && i+1 < len(s):
-			b.WriteByte(c)
-		default:
-			b.WriteByte('_')
-			changed = true
-		}
-	}
-	stem := b.String()
-	if stem != "" && stem[0] == '-' { // never an option-like name
-		stem = "_" + stem[1:]
-		changed = true
-	}
-	if changed {
-		sum := sha256.Sum256([]byte(id))
-		if stem != "" {
-			stem += "-"
-		}
-		stem += hex.EncodeToString(sum[:6])
-	}
-	return stem + Suffix
-}
-
-// faultName returns the name of the fault file beside a failed message.
-func faultName(name string) string {
-	return strings.TrimSuffix(name, Suffix) + FaultSuffix
-}
-
-// tempName returns a fresh temporary name for an upload that will be
-// renamed to name. It starts with a dot, so the Poller ignores it (and many
-// servers hide it from listings).
-func tempName(name string) string {
-	var r [4]byte
-	rand.Read(r[:])
-	return "." + name + "." + hex.EncodeToString(r[:]) + ".part"
-}
-
-// nameKind is what the Poller makes of a name it finds in the inbox.
-type nameKind uint8
-
-const (
-	nameAccept nameKind = iota // a message file: claim it
-	nameIgnore                 // a temporary or hidden file: pass over it silently
-	nameSkip                   // unsafe or unexpected: pass over it and log why, once
-)
+func FileName(id string) string { return drop.FileName(id) }
 
 // CheckName reports whether name is safe to use as a single path element in
 // an FTP command, and why not: an error wrapping ErrUnsafeName says which
 // rule it breaks. A safe name is valid UTF-8 of 1 to MaxNameLen bytes with
-// no control character, no '/' or '\\', no "..", and does not start with
-// '.', '-' or a space, nor end with a space. The Poller never sends a
-// command naming a file that fails this check.
-func CheckName(name string) error {
-	if reason := unsafeReason(name); reason != "" {
-		return fmt.Errorf("%w: %q: %s", ErrUnsafeName, name, reason)
-	}
-	return nil
-}
-
-func unsafeReason(name string) string {
-	switch {
-	case name == "":
-		return "empty name"
-	case name == "." || name == "..":
-		return "a directory reference"
-	case len(name) > MaxNameLen:
-		return "longer than " + strconv.Itoa(MaxNameLen) + " bytes"
-	case !utf8.ValidString(name):
-		return "not valid UTF-8"
-	case strings.ContainsAny(name, `/\`):
-		return "contains a path separator"
-	case strings.Contains(name, ".."):
-		return `contains ".."`
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
-			return "contains a control character"
-		}
-	}
-	switch name[0] {
-	case '.':
-		return "starts with a dot (hidden or temporary)"
-	case '-':
-		return "starts with '-'"
-	case ' ':
-		return "starts with a space"
-	}
-	if name[len(name)-1] == ' ' {
-		return "ends with a space"
-	}
-	return ""
-}
-
-// classify says what the Poller does with a name listed in its inbox, and
-// why when it skips it.
-func classify(name string) (nameKind, string) {
-	if strings.HasPrefix(name, ".") && !strings.ContainsAny(name, "/\\") {
-		return nameIgnore, "" // temporary, hidden, or the folder itself and its parent
-	}
-	if reason := unsafeReason(name); reason != "" {
-		return nameSkip, reason
-	}
-	if !strings.HasSuffix(name, Suffix) || len(name) == len(Suffix) {
-		return nameSkip, "does not end in " + Suffix
-	}
-	return nameAccept, ""
-}
-
-// A claim is the name a message file takes in the work folder while a
-// Poller holds it: <unix milliseconds>.<owner>.<original name>. The time is
-// when the lease was last taken or renewed; the owner is the Poller's
-// random id.
-type claim struct {
-	at    time.Time
-	owner string
-	name  string
-}
-
-const ownerLen = 8 // hex digits of a Poller's id
-
-func newOwner() string {
-	var r [ownerLen / 2]byte
-	rand.Read(r[:])
-	return hex.EncodeToString(r[:])
-}
-
-func (c claim) String() string {
-	return strconv.FormatInt(c.at.UnixMilli(), 10) + "." + c.owner + "." + c.name
-}
-
-// parseClaim reads a name found in the work folder. It accepts only what
-// claim.String writes for a name classify accepts.
-func parseClaim(s string) (claim, bool) {
-	ms, rest, ok := strings.Cut(s, ".")
-	if !ok || ms == "" || len(ms) > 15 {
-		return claim{}, false
-	}
-	for i := 0; i < len(ms); i++ {
-		if ms[i] < '0' || ms[i] > '9' {
-			return claim{}, false
-		}
-	}
-	if len(ms) > 1 && ms[0] == '0' {
-		return claim{}, false
-	}
-	owner, name, ok := strings.Cut(rest, ".")
-	if !ok || len(owner) != ownerLen {
-		return claim{}, false
-	}
-	for i := 0; i < len(owner); i++ {
-		c := owner[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return claim{}, false
-		}
-	}
-	if k, _ := classify(name); k != nameAccept {
-		return claim{}, false
-	}
-	n, err := strconv.ParseInt(ms, 10, 64)
-	if err != nil {
-		return claim{}, false
-	}
-	return claim{at: time.UnixMilli(n), owner: owner, name: name}, true
-}
+// no control or format character, no '/' or '\\', no "..", and does not
+// start with '.', '-' or a space, nor end with a space. The Poller never
+// sends a command naming a file that fails this check.
+func CheckName(name string) error { return drop.CheckName(name) }

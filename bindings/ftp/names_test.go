@@ -18,6 +18,7 @@ import (
 	"goftp.io/server/v2/driver/file"
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
+	"github.com/soapwire/soapwire/bindings/internal/drop"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -100,22 +101,29 @@ func TestCheckName(t *testing.T) {
 }
 
 // TestOddNamesOnDisk: files with names that are unsafe or unexpected sit in
-// the inbox of the embedded server; the Poller never touches them, logs
-// each once, and still delivers the good file beside them.
+// the inbox of the embedded server. Those whose names can be sent back to
+// the server (no control character) are moved to the quarantine folder;
+// the others are never touched. Each is logged once, its name escaped, and
+// the good file beside them is delivered.
 func TestOddNamesOnDisk(t *testing.T) {
 	e := newEnv(t)
 	p := e.poller(t, "/odd")
-	odd := map[string]string{
-		"tab\there.xml":   "control character",
-		"bell\a.xml":      "control character",
-		"-dash.xml":       "starts with '-'",
-		" lead.xml":       "starts with a space",
-		"notes.txt":       "does not end in .xml",
-		"a..b.xml":        `contains \"..\"`,
-		"esc\x1b[31m.xml": "control character",
+	left := map[string]string{ // never named in a command
+		"tab\there.xml":    "control character",
+		"bell\a.xml":       "control character",
+		"esc\x1b[31m.xml":  "control character",
+		"rtl\u202egnp.xml": "format character",
 	}
-	for name := range odd {
-		require.NoError(t, os.WriteFile(e.path("odd/inbox", name), []byte("x"), 0o644))
+	moved := map[string]string{ // moved to quarantine/
+		"-dash.xml": "starts with '-'",
+		" lead.xml": "starts with a space",
+		"notes.txt": "does not end in .xml",
+		"a..b.xml":  `contains \"..\"`,
+	}
+	for _, m := range []map[string]string{left, moved} {
+		for name := range m {
+			require.NoError(t, os.WriteFile(e.path("odd/inbox", name), []byte("x"), 0o644))
+		}
 	}
 	require.NoError(t, os.WriteFile(e.path("odd/inbox", ".partial.xml.part"), []byte("x"), 0o644))
 	good := ping(core.V11, "good")
@@ -130,18 +138,34 @@ func TestOddNamesOnDisk(t *testing.T) {
 	cancel()
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 
-	left := e.files(t, "odd/inbox")
-	assert.Len(t, left, len(odd)+1, "the odd files stay where they are: %q", left)
+	inbox := e.files(t, "odd/inbox")
+	assert.Len(t, inbox, len(left)+1, "the unnameable files stay where they are: %q", inbox)
+	assert.ElementsMatch(t, keys(moved), e.files(t, "odd/quarantine"))
 	log := e.log.String()
-	assert.Equal(t, len(odd), strings.Count(log, "file skipped"), log)
-	for name, reason := range odd {
-		assert.Contains(t, left, name)
-		assert.Equal(t, 1, loggedName(log, name), "one log line for %q:\n%s", name, log)
-		assert.Contains(t, log, reason)
+	assert.Equal(t, len(left), strings.Count(log, "file skipped"), log)
+	assert.Equal(t, len(moved), strings.Count(log, "file quarantined"), log)
+	for _, m := range []map[string]string{left, moved} {
+		for name, reason := range m {
+			assert.Equal(t, 1, loggedName(log, drop.Escape(name)), "one log line for %q:\n%s", name, log)
+			assert.Contains(t, log, reason)
+		}
 	}
+	for name := range left {
+		assert.Contains(t, inbox, name)
+	}
+	assert.Contains(t, log, `name=rtl\u202egnp.xml`, "a text direction override is shown escaped")
+	assert.NotContains(t, log, "\u202e", "never raw")
 	assert.NotContains(t, e.log.String(), "partial", "temporary files are passed over silently")
 	assert.Empty(t, e.files(t, "odd/work"))
 	assert.Empty(t, e.files(t, "odd/failed"))
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 // loggedName counts the log lines with name=<name> (slog quotes names that
@@ -273,8 +297,8 @@ func TestHostileListing(t *testing.T) {
 
 	for _, touched := range drv.paths() {
 		for _, f := range fake {
-			if f == ".." {
-				continue
+			if f == ".." || drop.Nameable(f) {
+				continue // a long name is safe to send: its move to quarantine/ was tried
 			}
 			assert.NotContains(t, touched, strings.Trim(path.Base(f), "/"), "a command touched %q", touched)
 		}

@@ -76,10 +76,14 @@ var Table = map[string]Rule{
 	// stdlib and core packages.
 	"bindings/internal/mail": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"bindings/ftp": {
-		Imports: join([]string{"std", "github.com/jlaffaye/ftp/...", "goftp.io/server/v2/..."}, coreFamily),
+		Imports: join([]string{"std", "bindings/internal/drop", "github.com/jlaffaye/ftp/...", "goftp.io/server/v2/..."}, coreFamily),
 		Tests:   join(testOnly, []string{"bindings/ftp/ftptest"}),
 	},
-	"bindings/nats": {Imports: join([]string{"std", "github.com/nats-io/..."}, coreFamily), Tests: testOnly},
+	// the file-drop engine the file-drop bindings share (claim, lease,
+	// settle, park over a small file-system interface): core packages and
+	// stdlib; it knows no transport.
+	"bindings/internal/drop": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	"bindings/nats":          {Imports: join([]string{"std", "github.com/nats-io/..."}, coreFamily), Tests: testOnly},
 	// a test helper (vsftpd on loopback), imported only from tests: it
 	// skips through coretest.RequirePeer like every interop test.
 	"bindings/ftp/ftptest": {Imports: []string{"std", "core/coretest"}, Tests: testOnly, Exact: true},

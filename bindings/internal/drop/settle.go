@@ -1,4 +1,4 @@
-package ftp
+package drop
 
 import (
 	"bytes"
@@ -9,68 +9,72 @@ import (
 )
 
 // A file in the inbox may still be growing: a partner's tool that uploads
-// under the final name (a plain STOR, as most tools do) makes the file
-// appear as soon as the upload starts, empty, and fills it as the data
-// arrives. The Poller therefore takes a file as it is only when it looks
-// finished: its last bytes are an Envelope end tag. A file that does not
-// (empty, cut short, or not an envelope at all) is returned to the inbox
-// and taken again only after it stopped changing: once its listed size
-// changed, when it has kept it for one listing; once a download of a size
-// was found unfinished, when that size has held for the settle time
-// (WithSettle). Then it is read as it is, and parked when it is not a
-// message. Files written by a Sender, or uploaded under a dot name and
+// under the final name (a plain STOR or SFTP put, as most tools do) makes
+// the file appear as soon as the upload starts, empty, and fills it as the
+// data arrives. The Poller therefore takes a file as it is only when it
+// looks finished: its last bytes are an Envelope end tag. A file that does
+// not (empty, cut short, or not an envelope at all) is returned to the
+// inbox and taken again only after it stopped changing: once its listed
+// size or modification time changed, when it has kept them for one
+// listing; once a download of a size was found unfinished, when that size
+// and time have held for the settle time (Config.Settle). Then it is read
+// as it is, and parked when it is not a message; and since an upload that
+// only paused goes on into the parked file, the Poller watches the files
+// it parked that way and returns one that changes to the inbox
+// (watch.go). Files written by a Sender, or uploaded under a dot name and
 // renamed, are whole when they appear, and are taken at once.
 
 // maxSightings bounds what a Poller remembers of unfinished files.
 const maxSightings = 4096
 
 // sighting is what a Poller knows of a file in its inbox that looked
-// unfinished: its size, since when it has had that size, and whether a
-// download of that size was found unfinished.
+// unfinished: its size and modification time, since when it has had them,
+// and whether a download of that size was found unfinished.
 type sighting struct {
 	size    int64
+	mtime   time.Time
 	since   time.Time
 	checked bool
 }
 
-// ready reports whether a listed file is to be claimed, and notes a change
-// of size; p.mu held.
-func (p *Poller) ready(name string, size int64, now time.Time) bool {
-	s, ok := p.sightings[name]
+// settledEnough reports whether a listed file is to be claimed, and notes a change
+// of size or time; p.mu held.
+func (p *Poller) settledEnough(e Entry, now time.Time) bool {
+	s, ok := p.sightings[e.Name]
 	switch {
 	case !ok:
 		return true
-	case s.size != size:
+	case s.size != e.Size || !s.mtime.Equal(e.ModTime):
 		// Still growing (or replaced): look again after one listing.
-		p.sightings[name] = sighting{size: size, since: now}
+		p.sightings[e.Name] = sighting{size: e.Size, mtime: e.ModTime, since: now}
 		return false
 	case !s.checked:
 		return true // unchanged for a listing since it changed: try it
 	}
-	return now.Sub(s.since) >= p.o.settle
+	return now.Sub(s.since) >= p.cfg.Settle
 }
 
 // settled reports whether a downloaded file that looks unfinished is to be
 // taken as it is: a download of the same size was found unfinished at least
-// the settle time ago. If not, it notes the size, and the caller returns the
-// file to the inbox.
-func (p *Poller) settled(name string, size int64) bool {
+// the settle time ago, and the listed time has not moved since. If not, it
+// notes the size, and the caller returns the file to the inbox.
+func (p *Poller) settled(e Entry, size int64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	s, ok := p.sightings[name]
-	if ok && s.size == size && s.checked && now.Sub(s.since) >= p.o.settle {
-		delete(p.sightings, name)
+	s, ok := p.sightings[e.Name]
+	if ok && s.size == size && s.mtime.Equal(e.ModTime) && s.checked && now.Sub(s.since) >= p.cfg.Settle {
+		delete(p.sightings, e.Name)
 		return true
 	}
-	if !ok || s.size != size {
-		s = sighting{size: size, since: now}
+	if !ok || s.size != size || !s.mtime.Equal(e.ModTime) {
+		s = sighting{size: size, mtime: e.ModTime, since: now}
 	}
 	s.checked = true
 	if !ok && len(p.sightings) >= maxSightings {
 		clear(p.sightings) // a flood of names: start over (files wait longer, none is lost)
 	}
-	p.sightings[name] = s
+	p.sightings[e.Name] = s
 	return false
 }
 
@@ -81,10 +85,12 @@ func (p *Poller) taken(name string) {
 	p.mu.Unlock()
 }
 
-// pruneSightings forgets the files a listing no longer shows; p.mu held.
+// pruneSightings forgets the files a listing no longer shows (but those
+// in transfer, claimed out of the inbox for now); p.mu held.
 func (p *Poller) pruneSightings(listed map[string]struct{}) {
 	for name := range p.sightings {
-		if _, ok := listed[name]; !ok {
+		_, busy := p.inflight[name]
+		if _, ok := listed[name]; !ok && !busy {
 			delete(p.sightings, name)
 		}
 	}

@@ -1,4 +1,4 @@
-package ftp
+package drop
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ type spool struct {
 }
 
 // errSpoolLimit is returned by fill when r holds more than max bytes.
-var errSpoolLimit = errors.New("ftp: spool limit")
+var errSpoolLimit = errors.New("file drop: spool limit")
 
 // fill reads r into a spool: up to memMax bytes in memory, then into a
 // temporary file in dir. It stops with errSpoolLimit after max bytes (max
@@ -34,7 +34,7 @@ func fill(r io.Reader, max, memMax int64, dir string) (*spool, error) {
 	}
 	sp := &spool{mem: buf.Bytes(), size: n}
 	if n > memMax {
-		f, err := os.CreateTemp(dir, "soapwire-ftp-*.spool")
+		f, err := os.CreateTemp(dir, "soapwire-drop-*.spool")
 		if err != nil {
 			return nil, err
 		}

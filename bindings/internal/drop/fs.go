@@ -1,0 +1,94 @@
+package drop
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"time"
+)
+
+// FS is what the engine needs of a file system: a remote server's (FTP,
+// SFTP) or the local one's. Paths are absolute, slash-separated and clean;
+// every name in them passed the engine's name rules.
+//
+// Errors: an operation on a path that does not exist returns an error for
+// which errors.Is(err, fs.ErrNotExist) holds (on a server that cannot tell
+// "missing" from "refused", as FTP's 550, it may say missing); an operation
+// the server refuses for a reason of its own (permissions, a busy file)
+// returns fs.ErrPermission in the chain. Any other error is the transport's
+// (a broken connection, a timeout), and a closed client is core.ErrClosed
+// in the chain. Every operation returns when ctx ends.
+type FS interface {
+	// List returns the entries of a folder. An entry the listing holds but
+	// that cannot be read (a line too long, an unknown format) comes back
+	// with its Problem set, so the engine can say so and go on.
+	List(ctx context.Context, dir string) ([]Entry, error)
+	// Stat returns the entry at p (Size; ModTime when the server gives it).
+	Stat(ctx context.Context, p string) (Entry, error)
+	// Rename moves from to to atomically on the server: of several callers
+	// renaming one file, exactly one succeeds and the others get
+	// fs.ErrNotExist. to is a name nobody else writes (the engine makes it
+	// unique), so whether an existing to is replaced does not matter.
+	Rename(ctx context.Context, from, to string) error
+	// Open starts reading the file at p. ctx bounds the whole read, until
+	// Close.
+	Open(ctx context.Context, p string) (io.ReadCloser, error)
+	// Write stores what r holds as the file p, creating or replacing it,
+	// and returns once the file is durable as far as the file system can
+	// say (the local one fsyncs it). On failure a partial file may be left
+	// at p: the caller removes it.
+	Write(ctx context.Context, p string, r io.Reader) error
+	// Remove deletes the file at p.
+	Remove(ctx context.Context, p string) error
+	// Mkdir creates the folder p; a folder already there is no error.
+	Mkdir(ctx context.Context, p string) error
+}
+
+// Entry is a file or folder in a listing.
+type Entry struct {
+	Name    string
+	Kind    Kind
+	Size    int64
+	ModTime time.Time // zero when the server does not say
+	// Problem, when set, says why the entry could not be read; Name may
+	// then be empty or cut.
+	Problem string
+}
+
+// Kind is what an entry is.
+type Kind uint8
+
+const (
+	File  Kind = iota // a regular file
+	Dir               // a folder
+	Other             // a link, a device, anything else
+)
+
+func (k Kind) String() string {
+	switch k {
+	case File:
+		return "file"
+	case Dir:
+		return "folder"
+	}
+	return "not a regular file"
+}
+
+// Errors of the engine, shared by every file-drop binding.
+var (
+	// ErrLeaseLost: a claimed file was no longer in the work folder when the
+	// delivery was settled, because its lease ran out and another Poller
+	// returned it to the inbox. The message will be (or was) processed
+	// again.
+	ErrLeaseLost = errors.New("file drop: claim lost (lease expired)")
+	// ErrTooLarge: a file is larger than Limits.MaxBytes.
+	ErrTooLarge = errors.New("file drop: file too large")
+	// ErrUnsafeName: a file name cannot be used as a single path element.
+	ErrUnsafeName = errors.New("file drop: unsafe file name")
+	// ErrStalled: a transfer went silent for longer than its stall limit.
+	ErrStalled = errors.New("file drop: transfer stalled")
+)
+
+func notExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+func refused(err error) bool  { return errors.Is(err, fs.ErrPermission) }

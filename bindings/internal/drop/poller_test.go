@@ -1,0 +1,127 @@
+package drop_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/soapwire/soapwire/bindings/internal/drop"
+	"github.com/soapwire/soapwire/core"
+)
+
+// TestSettlements: Ack deletes (or moves to done/), Nack parks with the
+// fault beside the file, a Nack for a shutdown returns the file to the
+// inbox, and a message with an anonymous ReplyTo is answered in the outbox.
+func TestSettlements(t *testing.T) {
+	f := newFakeFS()
+	l := drop.DefaultLayout()
+	l.Done = "done"
+	p, _ := newPoller(t, f, drop.Config{Layout: l, URL: func(dir string) string { return "fake://" + dir }})
+	for _, n := range []string{"ack", "nack", "cancel"} {
+		f.put("/ep/inbox/"+n+".xml", envelope(t, "urn:"+n, n))
+	}
+	seen := map[string]bool{}
+	for len(seen) < 3 { // the canceled one may come back before the others
+		d, err := p.Receive(tctx(t))
+		require.NoError(t, err)
+		m := d.Message()
+		seen[m.ID] = true
+		assert.Equal(t, "fake:///ep/outbox", m.ReplyTo, "anonymous ReplyTo: the outbox")
+		assert.Equal(t, strings.TrimPrefix(m.ID, "urn:")+".xml", m.Meta["fake.file"])
+		assert.True(t, strings.HasPrefix(m.Meta["fake.claim"], "/ep/work/"))
+		switch m.ID {
+		case "urn:ack":
+			require.NoError(t, d.Ack(tctx(t)))
+			require.NoError(t, d.Ack(tctx(t)), "a second Ack")
+			assert.ErrorIs(t, d.Nack(tctx(t), nil), core.ErrSettled)
+		case "urn:nack":
+			require.NoError(t, d.Nack(tctx(t), core.SenderFault("no such account")))
+		case "urn:cancel":
+			require.NoError(t, d.Nack(tctx(t), context.Canceled))
+		}
+	}
+	assert.Equal(t, []string{"ack.xml"}, f.names("/ep/done"))
+	assert.Equal(t, []string{"nack.fault.xml", "nack.xml"}, f.names("/ep/failed"))
+	assert.Contains(t, string(f.data("/ep/failed/nack.fault.xml")), "no such account")
+	assert.Equal(t, []string{"cancel.xml"}, f.names("/ep/inbox"))
+	assert.Empty(t, f.names("/ep/work"))
+}
+
+// TestStaleClaimReturned: a claim older than the lease (its Poller died)
+// is returned to the inbox and delivered; a fresh one is left alone.
+func TestStaleClaimReturned(t *testing.T) {
+	f := newFakeFS()
+	for _, d := range []string{"/ep", "/ep/inbox", "/ep/work", "/ep/outbox", "/ep/failed", "/ep/quarantine"} {
+		f.Mkdir(context.Background(), d)
+	}
+	old := drop.FormatClaim(time.Now().Add(-time.Hour), "0badf00d", "old.xml")
+	fresh := drop.FormatClaim(time.Now().Add(time.Hour), "0badf00d", "fresh.xml")
+	f.put("/ep/work/"+old, envelope(t, "urn:old", "old"))
+	f.put("/ep/work/"+fresh, envelope(t, "urn:fresh", "fresh"))
+	p, lb := newPoller(t, f, drop.Config{Lease: time.Minute})
+	assert.Equal(t, "urn:old", receiveID(t, p))
+	assert.Equal(t, []string{fresh}, f.names("/ep/work"))
+	assert.Contains(t, lb.String(), "stale claim returned to the inbox")
+}
+
+// TestCloseReturnsFiles: Close returns every file the Poller holds (a
+// delivery handed out, one read and waiting) to the inbox; a later Ack of
+// the first fails, and Receive says closed.
+func TestCloseReturnsFiles(t *testing.T) {
+	f := newFakeFS()
+	p, _ := newPoller(t, f, drop.Config{Transfers: 2})
+	f.put("/ep/inbox/a.xml", envelope(t, "urn:a", "a"))
+	f.put("/ep/inbox/b.xml", envelope(t, "urn:b", "b"))
+	d, err := p.Receive(tctx(t))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(f.names("/ep/inbox")) == 0 }, 10*time.Second, time.Millisecond)
+	require.NoError(t, p.Close())
+	assert.Equal(t, []string{"a.xml", "b.xml"}, f.names("/ep/inbox"))
+	assert.Empty(t, f.names("/ep/work"))
+	assert.ErrorIs(t, d.Ack(tctx(t)), core.ErrClosed)
+	_, err = p.Receive(tctx(t))
+	assert.ErrorIs(t, err, core.ErrClosed)
+}
+
+// TestLeaseRenewed: a claim held longer than its lease is renewed, so
+// another Poller of the endpoint does not take it back.
+func TestLeaseRenewed(t *testing.T) {
+	f := newFakeFS()
+	const lease = time.Second // well above a loaded machine's scheduling gaps
+	a, la := newPoller(t, f, drop.Config{Lease: lease})
+	b, lb := newPoller(t, f, drop.Config{Lease: lease})
+	defer func() {
+		if t.Failed() {
+			t.Logf("a:\n%s\nb:\n%s", la, lb)
+
+		}
+	}()
+	f.put("/ep/inbox/long.xml", envelope(t, "urn:long", "long"))
+	d, err := a.Receive(tctx(t))
+	require.NoError(t, err)
+	nothing(t, b, 2*lease) // b looks for stale claims meanwhile
+	require.NoError(t, d.Ack(tctx(t)), "still a's")
+	assert.Empty(t, f.names("/ep/inbox"))
+}
+
+// TestStore: a stored file appears whole under its name, never under a
+// partial one; a failed write leaves nothing.
+func TestStore(t *testing.T) {
+	f := newFakeFS()
+	f.Mkdir(context.Background(), "/out")
+	p, err := drop.Store(tctx(t), f, "/out", "a.xml", strings.NewReader("<x/>"), nil, "fake")
+	require.NoError(t, err)
+	assert.Equal(t, "/out/a.xml", p)
+	assert.Equal(t, []string{"a.xml"}, f.names("/out"))
+	_, err = drop.Store(tctx(t), f, "/out", "b.xml", &failing{}, nil, "fake")
+	require.Error(t, err)
+	assert.Equal(t, []string{"a.xml"}, f.names("/out"))
+}
+
+type failing struct{}
+
+func (failing) Read([]byte) (int, error) { return 0, context.DeadlineExceeded }

@@ -1,0 +1,206 @@
+package drop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path"
+	"time"
+
+	"github.com/soapwire/soapwire/core"
+)
+
+// take claims the file e names, downloads it and reads its envelope. It
+// returns errLost when another Poller won the claim or the file looks
+// unfinished and was given back, errParked when it was parked because it is
+// not a message it can deliver; any other error is logged here, and the file
+// returned to the inbox.
+func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
+	cl := claim{at: time.Now(), owner: p.owner, name: e.Name}
+	work := path.Join(p.f.work, cl.String())
+	if err := p.fs.Rename(ctx, path.Join(p.f.inbox, e.Name), work); err != nil {
+		switch {
+		case notExist(err):
+			// Another Poller claimed it first, or it is gone; or the server
+			// says "missing" for "refused" (FTP's 550): if it is listed
+			// again, it backs off.
+			p.failed(ctx, e.Name, "claim", err, 2)
+			return nil, errLost
+		case refused(err):
+			p.failed(ctx, e.Name, "claim", err, 1)
+			return nil, errLost
+		case systemic(err) || ctx.Err() != nil:
+			return nil, err
+		}
+		p.failed(ctx, e.Name, "claim", err, 1)
+		return nil, fmt.Errorf("claim %s: %w", e.Name, err)
+	}
+	d := &delivery{p: p, name: e.Name, cl: cl}
+	if !p.track(d) {
+		p.giveBack(ctx, d, "the Poller was closed")
+		return nil, core.ErrClosed
+	}
+	if p.max >= 0 && e.Size > p.max {
+		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, p.max), false, e)
+	}
+	sp, err := p.download(ctx, d)
+	switch {
+	case errors.Is(err, errSpoolLimit):
+		return nil, p.refuse(ctx, d, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max), false, e)
+	case err != nil:
+		p.giveBack(ctx, d, "download failed")
+		if systemic(err) || p.life.Err() != nil {
+			return nil, err
+		}
+		p.failed(ctx, e.Name, "download", err, 1)
+		return nil, fmt.Errorf("download %s: %w", e.Name, err)
+	}
+	whole := sp.finished()
+	read := e
+	read.Size = sp.size
+	if whole {
+		p.taken(e.Name)
+	} else if !p.settled(e, sp.size) {
+		// Maybe an upload still running under the final name: give it back
+		// and look again once it stopped changing (settle.go).
+		sp.close()
+		p.giveBack(ctx, d, "")
+		p.cfg.Log.DebugContext(ctx, p.cfg.Scheme+": file looks unfinished; taken when it stops changing", slog.String("name", Escape(e.Name)), slog.Int64("size", sp.size), slog.Time("mtime", e.ModTime))
+		return nil, errLost
+	}
+	if sp.size == 0 {
+		sp.close()
+		return nil, p.refuse(ctx, d, core.SenderFault("%s: the file %s is empty", p.cfg.Scheme, e.Name), true, read)
+	}
+	if !whole {
+		// Taken as it is: read it to its end first, so that a file cut short
+		// in its Body is parked rather than delivered.
+		if err := sp.check(p.cfg.Limits); err != nil {
+			sp.close()
+			return nil, p.refuse(ctx, d, err, true, read)
+		}
+	}
+	m, err := core.ReadMessage(sp.reader(), p.cfg.Limits)
+	if err != nil {
+		sp.close()
+		return nil, p.refuse(ctx, d, err, !whole, read)
+	}
+	m.SetMeta(p.cfg.Scheme+".file", e.Name)
+	m.SetMeta(p.cfg.Scheme+".claim", work)
+	if p.f.outbox != "" {
+		out := p.cfg.URL(p.f.outbox)
+		if m.ReplyTo == "" || m.ReplyTo == core.AnonymousAddress {
+			m.ReplyTo = out
+		}
+		if m.FaultTo == core.AnonymousAddress {
+			m.FaultTo = out
+		}
+	}
+	d.mu.Lock()
+	d.m, d.sp, d.readyAt = m, sp, time.Now()
+	d.mu.Unlock()
+	return d, nil
+}
+
+// download reads the claimed file into a spool. The transfer has its own
+// stall limit: when nothing arrives for Config.Stall, it is cut off with
+// ErrStalled.
+func (p *Poller) download(ctx context.Context, d *delivery) (*spool, error) {
+	tctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stall := p.cfg.Stall
+	dog := time.AfterFunc(stall, func() { cancel(ErrStalled) })
+	defer dog.Stop()
+	d.mu.Lock()
+	rc, err := p.fs.Open(tctx, d.workPath())
+	d.mu.Unlock()
+	if err == nil {
+		var sp *spool
+		sp, err = fill(&watched{r: rc, dog: dog, every: stall}, p.max, p.cfg.SpoolMemory, p.cfg.SpoolDir)
+		cerr := rc.Close()
+		switch {
+		case errors.Is(err, errSpoolLimit):
+			return nil, err // stopped on purpose: the server's answer to the abort is expected
+		case err == nil && cerr != nil:
+			sp.close()
+			err = cerr
+		case err == nil:
+			return sp, nil
+		}
+	}
+	if context.Cause(tctx) == ErrStalled && ctx.Err() == nil {
+		return nil, fmt.Errorf("%w: nothing received for %s (%v)", ErrStalled, stall, err)
+	}
+	return nil, err
+}
+
+// watched is a download's reader: every read that brings data puts the
+// stall limit off again.
+type watched struct {
+	r     io.Reader
+	dog   *time.Timer
+	every time.Duration
+}
+
+func (w *watched) Read(b []byte) (int, error) {
+	n, err := w.r.Read(b)
+	if n > 0 {
+		w.dog.Reset(w.every)
+	}
+	return n, err
+}
+
+// giveBack returns a claimed file to the inbox, unprocessed, and forgets
+// the delivery; a failure is logged (the claim returns when its lease
+// ends).
+func (p *Poller) giveBack(ctx context.Context, d *delivery, why string) {
+	d.mu.Lock()
+	p.giveBackLocked(ctx, d, why)
+	d.mu.Unlock()
+	p.forget(d)
+}
+
+// giveBackLocked is giveBack with d.mu held, without forgetting d.
+func (p *Poller) giveBackLocked(ctx context.Context, d *delivery, why string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	defer cancel()
+	err := p.release(rctx, d)
+	if d.state == unsettled {
+		d.state = released
+	}
+	d.sp.close()
+	if err != nil {
+		msg := p.cfg.Scheme + ": claim not returned; it returns when its lease ends"
+		p.cfg.Log.WarnContext(ctx, msg, slog.String("name", Escape(d.name)), slog.String("why", why), slog.Any("err", err))
+	}
+}
+
+// refuse parks a claimed file that cannot be delivered, and logs why. Its
+// error is errParked when it was parked, else the file system's (the claim
+// then returns after its lease). An unfinished file taken as it is is
+// watched after parking (watch.go).
+func (p *Poller) refuse(ctx context.Context, d *delivery, why error, unfinished bool, e Entry) error {
+	f := core.FaultOf(why)
+	if f.Reason == core.InternalErrorReason {
+		// Not a fault the reader made: say what happened (the text is ours).
+		f = &core.Fault{Code: core.CodeSender, Reason: p.cfg.Scheme + ": " + d.name + ": " + why.Error(), Cause: why}
+	}
+	d.mu.Lock()
+	target, err := p.park(ctx, d, nil, f)
+	if err == nil {
+		d.state = nacked
+	}
+	d.sp.close()
+	d.mu.Unlock()
+	p.forget(d)
+	if err != nil {
+		p.cfg.Log.WarnContext(ctx, p.cfg.Scheme+": file not parked; it returns when its lease ends", slog.String("name", Escape(d.name)), slog.Any("err", err))
+		return fmt.Errorf("park %s: %w", d.name, err)
+	}
+	if unfinished {
+		p.watch(target, d.name, e)
+	}
+	return errParked
+}
