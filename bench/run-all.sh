@@ -76,6 +76,10 @@ fi
 step ftp "bin=$bin; go test -c -o \$bin/ftp.test ./bindings/ftp && cd bindings/ftp &&
   for i in 1 2 3 4 5; do $ftpbench; sleep 10; done"
 
+# Local folders (issue 23): the whole drop against raw write+fsync+rename.
+step file "bin=$bin; go test -c -o \$bin/file.test ./bindings/file && cd bindings/file &&
+  for i in 1 2 3 4 5; do \$bin/file.test -test.run XXX -test.bench 'BenchmarkDrop\$' -test.benchtime 1000x; done"
+
 # NATS (issue 9).
 step nats-ratio "go test -run XXX -bench BenchmarkRequestReplyRatio -benchtime 10x -count 5 ./bindings/nats/"
 step nats-seq "go test -run XXX -bench 'BenchmarkRequestReply\$' -benchtime 2s -count 5 -benchmem ./bindings/nats/"

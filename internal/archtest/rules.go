@@ -83,6 +83,13 @@ var Table = map[string]Rule{
 	// settle, park over a small file-system interface): core packages and
 	// stdlib; it knows no transport.
 	"bindings/internal/drop": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	"bindings/file":          {Imports: join([]string{"std", "bindings/internal/drop"}, coreFamily), Tests: testOnly},
+	"bindings/sftp": {
+		Imports: join([]string{"std", "bindings/internal/drop", "github.com/pkg/sftp/...", "golang.org/x/crypto/ssh/..."}, coreFamily),
+		Tests:   join(testOnly, []string{"bindings/sftp/sftptest"}),
+	},
+	// a test helper (OpenSSH's sshd on loopback), imported only from tests.
+	"bindings/sftp/sftptest": {Imports: []string{"std", "core/coretest", "golang.org/x/crypto/ssh/..."}, Tests: testOnly, Exact: true},
 	"bindings/nats":          {Imports: join([]string{"std", "github.com/nats-io/..."}, coreFamily), Tests: testOnly},
 	// a test helper (vsftpd on loopback), imported only from tests: it
 	// skips through coretest.RequirePeer like every interop test.

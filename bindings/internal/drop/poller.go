@@ -54,10 +54,11 @@ type Poller struct {
 	queue     []Entry
 	interval  time.Duration
 	nextList  time.Time
-	listed    int  // files the last listing queued
-	progress  bool // one of them was taken or parked
-	running   int  // transfers in flight
-	inflight  map[string]struct{}
+	listedAt  time.Time
+	listed    int                  // files the last listing queued
+	progress  bool                 // one of them was taken or parked
+	running   int                  // transfers in flight
+	inflight  map[string]time.Time // names in transfer, since when
 	results   []result
 	recovered time.Time // last look for stale claims
 	swept     time.Time // last look for stale temporary files
@@ -103,7 +104,7 @@ func NewPoller(fsys FS, root string, cfg Config) (*Poller, error) {
 		closed:    make(chan struct{}),
 		wake:      make(chan struct{}, 1),
 		interval:  cfg.PollMin,
-		inflight:  map[string]struct{}{},
+		inflight:  map[string]time.Time{},
 		skipped:   map[string]struct{}{},
 		sightings: map[string]sighting{},
 		retries:   map[string]*retry{},
@@ -175,7 +176,16 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 		}
 		p.launch()
 		p.mu.Lock()
-		queued, due := len(p.queue), time.Until(p.nextList)
+		queued, listAt := len(p.queue), p.nextList
+		if p.running > 0 {
+			// While transfers run, the inbox is listed again once they are
+			// done, as one listing's files are taken one after another;
+			// but when one has run for a while (it may be stalled), the
+			// other slots are not left idle: then it is listed every poll
+			// interval.
+			listAt = later(listAt, later(p.listedAt.Add(p.cfg.PollMin), p.oldestTransfer().Add(slowTransfer)))
+		}
+		due := time.Until(listAt)
 		fruitless := p.listed > 0 && !p.progress && p.running == 0 && len(p.results) == 0
 		p.mu.Unlock()
 		if queued > 0 {
@@ -205,10 +215,14 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 			return nil, p.fail(ctx, err)
 		}
 		p.mu.Lock()
-		if n == 0 {
-			p.nextList = time.Now().Add(p.backoffInterval())
-		} else {
+		p.listedAt = time.Now()
+		switch {
+		case n > 0:
 			p.nextList = time.Time{}
+		case p.running > 0:
+			p.nextList = p.listedAt.Add(p.cfg.PollMin)
+		default:
+			p.nextList = p.listedAt.Add(p.backoffInterval())
 		}
 		p.mu.Unlock()
 	}
@@ -220,6 +234,29 @@ func (p *Poller) backoffInterval() time.Duration {
 	d := p.interval
 	p.interval = min(2*p.interval, p.cfg.PollMax)
 	return d
+}
+
+// slowTransfer is how long a transfer runs before the Poller lists the
+// inbox again without waiting for it.
+const slowTransfer = time.Second
+
+// oldestTransfer returns when the oldest transfer in flight started; p.mu
+// held.
+func (p *Poller) oldestTransfer() time.Time {
+	var t time.Time
+	for _, at := range p.inflight {
+		if t.IsZero() || at.Before(t) {
+			t = at
+		}
+	}
+	return t
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // next takes a finished transfer's result.
@@ -256,7 +293,7 @@ func (p *Poller) launch() {
 		if _, busy := p.inflight[e.Name]; busy {
 			continue
 		}
-		p.inflight[e.Name] = struct{}{}
+		p.inflight[e.Name] = time.Now()
 		p.running++
 		p.bg.Add(1)
 		go p.transfer(e)

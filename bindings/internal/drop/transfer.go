@@ -20,7 +20,13 @@ import (
 func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	cl := claim{at: time.Now(), owner: p.owner, name: e.Name}
 	work := path.Join(p.f.work, cl.String())
-	if err := p.fs.Rename(ctx, path.Join(p.f.inbox, e.Name), work); err != nil {
+	// The claim is not cut short by Close: a rename the server did but whose
+	// answer was lost would leave the file claimed until its lease ends.
+	// Close waits for it, and returns the file.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	err := p.fs.Rename(cctx, path.Join(p.f.inbox, e.Name), work)
+	cancel()
+	if err != nil {
 		switch {
 		case notExist(err):
 			// Another Poller claimed it first, or it is gone; or the server

@@ -1,0 +1,20 @@
+package sftp
+
+// Hooks for the black-box tests.
+
+// SetStall makes the server's reads of files named for which wait returns
+// a channel wait until it is closed (a server gone silent mid-transfer).
+func (s *Server) SetStall(wait func(name string) <-chan struct{}) { s.h.stall = wait }
+
+// NewPollerWithoutPosixRename is NewPoller on a Client that acts as if the
+// server had no posix-rename@openssh.com extension.
+func NewPollerWithoutPosixRename(c *Client, root string, opts ...PollerOption) (*Poller, error) {
+	return newPoller(&sftpFS{c: c, noPosix: true}, root, opts)
+}
+
+// NewSenderWithoutPosixRename is NewSender acting likewise.
+func NewSenderWithoutPosixRename(c *Client, opts ...SenderOption) *Sender {
+	s := NewSender(c, opts...)
+	s.noPosix = true
+	return s
+}

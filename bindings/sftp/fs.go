@@ -1,0 +1,227 @@
+package sftp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/pkg/sftp"
+
+	"github.com/soapwire/soapwire/bindings/internal/drop"
+	"github.com/soapwire/soapwire/core"
+)
+
+// sftpFS is the drop engine's file system on a Client's server.
+type sftpFS struct {
+	c       *Client
+	noPosix bool // tests: act as if the server had no posix-rename
+}
+
+var _ drop.FS = (*sftpFS)(nil)
+
+// mapErr puts what the engine needs in an error's chain: pkg/sftp already
+// gives fs.ErrNotExist and fs.ErrPermission for the server's "no such
+// file" and "permission denied"; its other refusals (SSH_FX_FAILURE, as
+// for a rename over an existing file) become fs.ErrPermission; a closed
+// Client is core.ErrClosed.
+func mapErr(err error) error {
+	var se *sftp.StatusError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrClientClosed):
+		return fmt.Errorf("%w: %w", core.ErrClosed, err)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return err
+	case errors.As(err, &se):
+		return fmt.Errorf("%w: %w", fs.ErrPermission, err)
+	}
+	return err
+}
+
+func entry(info os.FileInfo) drop.Entry {
+	e := drop.Entry{Name: info.Name(), Size: info.Size(), ModTime: info.ModTime()}
+	switch {
+	case info.Mode().IsRegular():
+		e.Kind = drop.File
+	case info.IsDir():
+		e.Kind = drop.Dir
+	default:
+		e.Kind = drop.Other
+	}
+	return e
+}
+
+func (f *sftpFS) List(ctx context.Context, dir string) ([]drop.Entry, error) {
+	var infos []os.FileInfo
+	err := f.c.do(ctx, always, func(cn *conn) error {
+		var err error
+		infos, err = cn.sftp.ReadDir(dir)
+		return err
+	})
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]drop.Entry, 0, len(infos))
+	for _, i := range infos {
+		out = append(out, entry(i))
+	}
+	return out, nil
+}
+
+func (f *sftpFS) Stat(ctx context.Context, p string) (drop.Entry, error) {
+	var info os.FileInfo
+	err := f.c.do(ctx, always, func(cn *conn) error {
+		var err error
+		info, err = cn.sftp.Lstat(p)
+		return err
+	})
+	if err != nil {
+		return drop.Entry{}, mapErr(err)
+	}
+	return entry(info), nil
+}
+
+// Rename uses posix-rename@openssh.com where the server has it: rename(2)
+// on the server, atomic, replacing to. Without it, SFTP's rename (which
+// OpenSSH makes atomic with link and unlink, and which refuses an existing
+// to): a file published under a name already taken (a message sent again)
+// replaces it in two steps, the old file removed first.
+func (f *sftpFS) Rename(ctx context.Context, from, to string) error {
+	return mapErr(f.c.do(ctx, never, func(cn *conn) error {
+		if cn.posix && !f.noPosix {
+			return cn.sftp.PosixRename(from, to)
+		}
+		err := cn.sftp.Rename(from, to)
+		if err == nil || !strings.HasPrefix(path.Base(from), ".") {
+			return err
+		}
+		if _, serr := cn.sftp.Lstat(to); serr != nil {
+			return err // not in the way: the rename failed for its own reason
+		}
+		if rerr := cn.sftp.Remove(to); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return err
+		}
+		return cn.sftp.Rename(from, to)
+	}))
+}
+
+func (f *sftpFS) Remove(ctx context.Context, p string) error {
+	return mapErr(f.c.do(ctx, never, func(cn *conn) error { return cn.sftp.Remove(p) }))
+}
+
+func (f *sftpFS) Mkdir(ctx context.Context, p string) error {
+	return mapErr(f.c.do(ctx, always, func(cn *conn) error {
+		err := cn.sftp.Mkdir(p)
+		if err == nil {
+			return nil
+		}
+		if info, serr := cn.sftp.Stat(p); serr == nil && info.IsDir() {
+			return nil
+		}
+		return err
+	}))
+}
+
+// Write uploads r to p (created or truncated). When a reused connection
+// turns out dead before any byte was read from r, the upload is tried once
+// more on a fresh connection.
+func (f *sftpFS) Write(ctx context.Context, p string, r io.Reader) error {
+	t, _ := r.(interface{ Touched() bool })
+	again := func() bool { return t != nil && !t.Touched() }
+	return mapErr(f.c.do(ctx, again, func(cn *conn) error {
+		file, err := cn.sftp.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(file, r) // a message is written with its WriteTo
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}))
+}
+
+// Open starts a download on a pooled connection, held until Close; ctx
+// (and the I/O timeout) bound it, by closing the connection.
+func (f *sftpFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
+	c := f.c
+	for attempt := 0; ; attempt++ {
+		cn, err := c.get(ctx)
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		cn.tc.begin()
+		stop := context.AfterFunc(ctx, func() { cn.broken.Store(true); cn.close() })
+		file, err := cn.sftp.Open(p)
+		if err == nil {
+			return &download{c: c, cn: cn, f: file, ctx: ctx, stop: stop}, nil
+		}
+		interrupted := !stop()
+		cn.tc.end()
+		if interrupted || !serverAnswer(err) {
+			cn.broken.Store(true)
+		}
+		stale := cn.broken.Load() && cn.reused && ctx.Err() == nil
+		c.put(cn)
+		if interrupted {
+			return nil, fmt.Errorf("%w (%w)", ctx.Err(), err)
+		}
+		if !stale || attempt > 0 {
+			return nil, mapErr(err)
+		}
+		c.dropIdle()
+	}
+}
+
+// download is a file being read on a pooled connection.
+type download struct {
+	c      *Client
+	cn     *conn
+	f      *sftp.File
+	ctx    context.Context
+	stop   func() bool
+	err    error
+	closed bool
+}
+
+func (d *download) Read(b []byte) (int, error) {
+	n, err := d.f.Read(b)
+	if err != nil && err != io.EOF {
+		d.err = err
+	}
+	return n, err
+}
+
+// WriteTo lets io.Copy read with pkg/sftp's concurrent reads.
+func (d *download) WriteTo(w io.Writer) (int64, error) {
+	n, err := d.f.WriteTo(w)
+	if err != nil {
+		d.err = err
+	}
+	return n, err
+}
+
+func (d *download) Close() error {
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	err := d.f.Close()
+	interrupted := !d.stop()
+	d.cn.tc.end()
+	if interrupted || (d.err != nil && !serverAnswer(d.err)) || (err != nil && !serverAnswer(err)) {
+		d.cn.broken.Store(true)
+	}
+	d.cn.used = timeNow()
+	d.c.put(d.cn)
+	if interrupted {
+		return d.ctx.Err()
+	}
+	return mapErr(err)
+}
