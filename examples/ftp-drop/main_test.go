@@ -145,5 +145,6 @@ shop: the Poller parked it as failed/urn_example_order-1005-e7331556e9d3.xml, be
 /shop/inbox/ (empty)
 /shop/outbox/
   urn_example_confirmation-1001-5dae4b5891fe.xml
+/shop/quarantine/ (empty)
 /shop/work/ (empty)
 `
