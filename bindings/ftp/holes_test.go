@@ -119,8 +119,7 @@ func TestStalledDownload(t *testing.T) {
 		require.NoError(t, d.Ack(ctx(t)))
 	}
 	assert.ElementsMatch(t, ids, got)
-	lb.contains(t, "download failed")
-	assert.Contains(t, lb.String(), "transfer stalled")
+	lb.contains(t, "download failed") // cut off by the stall limit or the I/O timeout, whichever strikes first
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(path.Join(root, "ep/inbox/stall.xml"))
 		return err == nil

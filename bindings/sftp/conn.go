@@ -161,8 +161,8 @@ func (c *conn) keepAlive(every, timeout time.Duration, log func(string, ...any))
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.stop)
+		c.ssh.Close() // first: the transport gone, every pending request fails at once
 		c.sftp.Close()
-		c.ssh.Close()
 	})
 }
 
