@@ -31,9 +31,10 @@ import (
 //     any host is allowed except, unless Private is set, a loopback,
 //     private, link-local, shared (CGNAT), multicast or unspecified IP
 //     address and the names "localhost" and "*.localhost" (the soapwire
-//     FTP and NATS Senders never connect where an address says: ftp, ftps
-//     and nats addresses are not held to this, their Senders refuse other
-//     servers than their own; so do the imap Appender's imap and imaps);
+//     FTP, SFTP and NATS Senders never connect where an address says: ftp,
+//     ftps, sftp and nats addresses are not held to this, their Senders
+//     refuse other servers than their own; so do the imap Appender's imap
+//     and imaps, and the file Sender writes only below its root);
 //   - a mailto address is one plain address (no second recipient, no
 //     "?cc=" or other header fields, no display name), and it is the
 //     request's authenticated submitter (Meta[MetaSubmitter], which the SMTP
@@ -275,7 +276,7 @@ func (p ReplyPolicy) allowHost(scheme string, u *url.URL, addr string) error {
 // hostScheme reports whether scheme's addresses must name a host.
 func hostScheme(scheme string) bool {
 	switch scheme {
-	case "http", "https", "ftp", "ftps", "ws", "wss":
+	case "http", "https", "ftp", "ftps", "sftp", "ws", "wss":
 		return true
 	}
 	return false
@@ -285,7 +286,7 @@ func hostScheme(scheme string) bool {
 // a server it was configured with, never to the host an address names.
 func ownServer(scheme string) bool {
 	switch scheme {
-	case "ftp", "ftps", "nats", "imap", "imaps":
+	case "ftp", "ftps", "sftp", "file", "nats", "imap", "imaps":
 		return true
 	}
 	return false
@@ -301,6 +302,8 @@ func defaultPort(scheme string) string {
 		return "21"
 	case "ftps":
 		return "990"
+	case "sftp":
+		return "22"
 	case "nats":
 		return "4222"
 	}

@@ -157,6 +157,11 @@ func TestReplyPolicyDefaults(t *testing.T) {
 		{"http://017.0.0.1/r", false, false},
 		// ftp and nats Senders connect only to their own server
 		{"ftp://127.0.0.1:2121/outbox", true, true},
+		// so do sftp Senders; a file Sender writes only below its root
+		{"sftp://orders@127.0.0.1:2222/outbox", true, true},
+		{"sftp:///no-host", false, false},
+		{"file:///srv/drops/acme/outbox", true, true},
+		{"file://localhost/srv/drops/acme/outbox", true, true},
 		{"mailto:anyone@partner.example", false, false},
 	} {
 		err := zero.Allow(t.Context(), nil, tc.addr)

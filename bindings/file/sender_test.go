@@ -167,3 +167,13 @@ func FuzzParseAddress(f *testing.F) {
 		require.Equal(t, a, back)
 	})
 }
+
+// TestCheckAddress: the Sender says, before anything is sent, which
+// addresses it can send to (core.Serve asks it about ReplyTo and FaultTo).
+func TestCheckAddress(t *testing.T) {
+	root := t.TempDir()
+	s := sender(t, root)
+	assert.NoError(t, s.CheckAddress(soapfile.URL(filepath.Join(root, "a", "outbox"))))
+	assert.ErrorIs(t, s.CheckAddress(soapfile.URL(t.TempDir())), soapfile.ErrOutsideRoot)
+	assert.ErrorIs(t, s.CheckAddress("file://evil.example/x"), soapfile.ErrAddress)
+}

@@ -239,3 +239,13 @@ func TestForeignAddresses(t *testing.T) {
 		assert.ErrorIs(t, s.Send(ctx(t), m), tc.err, tc.to)
 	}
 }
+
+// TestCheckAddress: the Sender says, before anything is sent, which
+// addresses it can send to (core.Serve asks it about ReplyTo and FaultTo).
+func TestCheckAddress(t *testing.T) {
+	e := newEnv(t)
+	s := soapsftp.NewSender(e.client)
+	assert.NoError(t, s.CheckAddress(e.client.URL("/any/outbox")))
+	assert.ErrorIs(t, s.CheckAddress("sftp://127.0.0.1:1/x"), soapsftp.ErrForeignServer)
+	assert.ErrorIs(t, s.CheckAddress("sftp://alice:pw@"+e.srv.Addr()+"/x"), soapsftp.ErrAddress)
+}
