@@ -76,6 +76,11 @@ fi
 step ftp "bin=$bin; go test -c -o \$bin/ftp.test ./bindings/ftp && cd bindings/ftp &&
   for i in 1 2 3 4 5; do $ftpbench; sleep 10; done"
 
+# SFTP (issue 23): the whole drop against raw pkg/sftp uploads, embedded server and OpenSSH.
+step sftp "bin=$bin; go test -c -o \$bin/sftp.test ./bindings/sftp && cd bindings/sftp &&
+  for i in 1 2 3 4 5; do \$bin/sftp.test -test.run XXX -test.bench 'BenchmarkDrop\$|BenchmarkDropOpenSSH\$' -test.benchtime 1000x; done"
+step sftp1g "go run ./bench/sftp1g -size 1GiB -max-rss 64MiB"
+
 # Local folders (issue 23): the whole drop against raw write+fsync+rename.
 step file "bin=$bin; go test -c -o \$bin/file.test ./bindings/file && cd bindings/file &&
   for i in 1 2 3 4 5; do \$bin/file.test -test.run XXX -test.bench 'BenchmarkDrop\$' -test.benchtime 1000x; done"

@@ -17,6 +17,8 @@ const (
 	envIMAPPassword = "SOAPWIRE_IMAP_PASSWORD" // the IMAP password
 	envFTPUser      = "SOAPWIRE_FTP_USER"      // --ftp-user
 	envFTPPassword  = "SOAPWIRE_FTP_PASSWORD"  // the FTP password
+	envSFTPUser     = "SOAPWIRE_SFTP_USER"     // --sftp-user
+	envSFTPPassword = "SOAPWIRE_SFTP_PASSWORD" // the SFTP password (when no key is given)
 	envNATS         = "SOAPWIRE_NATS_URL"      // --nats: the NATS server URL
 	envHTTPUser     = "SOAPWIRE_HTTP_USER"     // --http-user
 	envHTTPPassword = "SOAPWIRE_HTTP_PASSWORD" // the HTTP Basic password

@@ -6,14 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"golang.org/x/crypto/ssh"
+
+	soapfile "github.com/soapwire/soapwire/bindings/file"
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/document"
 )
@@ -112,6 +117,57 @@ func (o *outbox) addFTP(c *soapftp.Client, own bool, log *slog.Logger) {
 	if own {
 		o.closers = append(o.closers, c.Close)
 	}
+}
+
+// sftpSettings say how to log in to an SFTP server: as user, with the key
+// in keyFile (OpenSSH format, no passphrase) and/or password, checking the
+// server's host key against knownHosts (default ~/.ssh/known_hosts).
+type sftpSettings struct {
+	server, user, keyFile, password, knownHosts string
+}
+
+// newSFTPClient returns a Client for s; the caller closes it (or hands it
+// to an outbox with addSFTP).
+func newSFTPClient(s sftpSettings, log *slog.Logger) (*soapsftp.Client, error) {
+	opts := []soapsftp.ClientOption{soapsftp.WithLogger(log)}
+	if s.keyFile != "" {
+		pem, err := os.ReadFile(s.keyFile)
+		if err != nil {
+			return nil, err
+		}
+		key, err := ssh.ParsePrivateKey(pem)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.keyFile, err)
+		}
+		opts = append(opts, soapsftp.WithKey(key))
+	}
+	if s.password != "" {
+		opts = append(opts, soapsftp.WithPassword(s.password))
+	}
+	if s.knownHosts != "" {
+		opts = append(opts, soapsftp.WithKnownHosts(s.knownHosts))
+	}
+	return soapsftp.NewClient(s.server, s.user, opts...), nil
+}
+
+// addSFTP routes sftp:// addresses to a Sender on c (which only sends to
+// c's server and account). The outbox closes c when own is set.
+func (o *outbox) addSFTP(c *soapsftp.Client, own bool, log *slog.Logger) {
+	o.Register(soapsftp.Scheme, soapsftp.NewSender(c, soapsftp.WithLogger(log)))
+	if own {
+		o.closers = append(o.closers, c.Close)
+	}
+}
+
+// addFile routes file:// addresses below root to a local-folder Sender.
+func (o *outbox) addFile(root string, log *slog.Logger) error {
+	s, err := soapfile.NewSender(root, soapfile.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	o.Register(soapfile.Scheme, s)
+	o.closers = append(o.closers, s.Close)
+	return nil
 }
 
 // connectError is a failure to connect while setting up: exit code 1,

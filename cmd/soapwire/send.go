@@ -11,9 +11,11 @@ import (
 	"slices"
 	"time"
 
+	soapfile "github.com/soapwire/soapwire/bindings/file"
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
@@ -25,6 +27,9 @@ the binding its scheme picks:
 
   mailto:orders@example.org       SMTP: --smtp host:port and --from are required
   ftp://host:port/folder          FTP: a file in that folder (--ftp-user, SOAPWIRE_FTP_PASSWORD)
+  sftp://user@host:port/folder    SFTP: a file in that folder (--sftp-key or SOAPWIRE_SFTP_PASSWORD;
+                                  the host key checked against --sftp-known-hosts, ~/.ssh/known_hosts)
+  file:///folder                  a local folder: a file in it, synced before send returns
   nats:subject                    NATS publish (--nats URL)
   nats:subject?stream=NAME        JetStream publish, confirmed by the stream
   http://… or https://…           HTTP POST (--http-user, SOAPWIRE_HTTP_PASSWORD)
@@ -73,13 +78,14 @@ type sendFlags struct {
 	timeout                                                        time.Duration
 	smtp                                                           smtpSettings
 	ftp                                                            ftpSettings
+	sftp                                                           sftpSettings
 	natsURL                                                        string
 	http                                                           httpSettings
 	imap                                                           imapSettings
 }
 
 func (f *sendFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.to, "to", "", "the address to send to: mailto:, ftp://, nats:, http:// or https:// (required)")
+	fs.StringVar(&f.to, "to", "", "the address to send to: mailto:, ftp://, sftp://, file://, nats:, http:// or https:// (required)")
 	fs.StringVar(&f.action, "action", "", "the action (wsa:Action, SOAPAction, the 1.2 action parameter)")
 	fs.StringVar(&f.version, "version", "", "the SOAP version of the envelope a document is wrapped in: 1.1 or 1.2 (default 1.2)")
 	fs.StringVar(&f.replyTo, "reply-to", "", "where replies go (wsa:ReplyTo)")
@@ -97,6 +103,9 @@ func (f *sendFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.smtp.startTLS, "starttls", false, "mailto: require STARTTLS, verifying the server's certificate")
 	fs.StringVar(&f.ftp.user, "ftp-user", envOr(envFTPUser, defaultFTPUser), "ftp://: the user, password in $"+envFTPPassword+" ($"+envFTPUser+")")
 	fs.BoolVar(&f.ftp.tls, "ftp-tls", false, "ftp://: explicit FTPS (AUTH TLS), verifying the server's certificate")
+	fs.StringVar(&f.sftp.user, "sftp-user", envOr(envSFTPUser, ""), "sftp://: the user when the address names none ($"+envSFTPUser+"); password in $"+envSFTPPassword)
+	fs.StringVar(&f.sftp.keyFile, "sftp-key", "", "sftp://: a private key file (OpenSSH format, no passphrase) to log in with")
+	fs.StringVar(&f.sftp.knownHosts, "sftp-known-hosts", "", "sftp://: the known_hosts file the server's host key must be in (default ~/.ssh/known_hosts)")
 	fs.StringVar(&f.natsURL, "nats", envOr(envNATS, defaultNATS), "nats:: the NATS server URL ($"+envNATS+")")
 	fs.StringVar(&f.imap.user, "imap-user", envOr(envIMAPUser, ""), "imap(s)://: the user when the address names none, password in $"+envIMAPPassword+" ($"+envIMAPUser+")")
 	fs.StringVar(&f.imap.caFile, "imap-ca", "", "imap(s)://: PEM certificates to verify the server with (default: the system's)")
@@ -213,6 +222,35 @@ func sendOutbox(f *sendFlags, log *slog.Logger) (*outbox, error) {
 			f.ftp.password = "soapwire@"
 		}
 		out.addFTP(newFTPClient(f.ftp, log), true, log)
+	case soapsftp.Scheme:
+		a, err := soapsftp.ParseAddress(f.to)
+		if err != nil {
+			return nil, fmt.Errorf("--to: %w", err)
+		}
+		f.sftp.server = a.Host
+		if a.User != "" {
+			f.sftp.user = a.User
+		}
+		if f.sftp.user == "" {
+			return nil, fmt.Errorf("--to %q names no user: give sftp://user@host/folder or --sftp-user", f.to)
+		}
+		f.sftp.password = envOr(envSFTPPassword, "")
+		if f.sftp.keyFile == "" && f.sftp.password == "" {
+			return nil, fmt.Errorf("sftp:// needs --sftp-key or $%s", envSFTPPassword)
+		}
+		c, err := newSFTPClient(f.sftp, log)
+		if err != nil {
+			return nil, fmt.Errorf("--sftp-key: %w", err)
+		}
+		out.addSFTP(c, true, log)
+	case soapfile.Scheme:
+		a, err := soapfile.ParseAddress(f.to)
+		if err != nil {
+			return nil, fmt.Errorf("--to: %w", err)
+		}
+		if err := out.addFile(a.Dir, log); err != nil {
+			return nil, fmt.Errorf("--to: %w", err)
+		}
 	case soapnats.Scheme:
 		a, err := soapnats.ParseAddress(f.to)
 		if err != nil {
