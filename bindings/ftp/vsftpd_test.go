@@ -16,7 +16,12 @@ import (
 	"github.com/soapwire/soapwire/core/coretest"
 )
 
-func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(crashChildEnv) != "" {
+		os.Exit(crashChild())
+	}
+	os.Exit(coretest.RunWithPeerSummary(m))
+}
 
 // TestVsftpdConformance runs the coretest suites against Debian's vsftpd
 // (started on loopback by ftptest; skipped without it unless
