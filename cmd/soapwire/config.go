@@ -8,11 +8,14 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 
+	soapfile "github.com/soapwire/soapwire/bindings/file"
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
@@ -27,6 +30,8 @@ type config struct {
 	SMTP     *smtpConfig    `json:"smtp,omitempty"`
 	IMAP     *imapConfig    `json:"imap,omitempty"`
 	FTP      *ftpConfig     `json:"ftp,omitempty"`
+	SFTP     *sftpConfig    `json:"sftp,omitempty"`
+	File     *fileConfig    `json:"file,omitempty"`
 	NATS     *natsConfig    `json:"nats,omitempty"`
 	Outbox   *outboxConfig  `json:"outbox,omitempty"`
 	Policy   *policyConfig  `json:"policy,omitempty"`
@@ -117,6 +122,38 @@ type ftpRemoteConfig struct {
 	Addr string `json:"addr"`
 	TLS  bool   `json:"tls,omitempty"`
 	credentials
+}
+
+// sftpConfig is a drop endpoint on an SFTP server: an embedded one, or
+// one that runs elsewhere (OpenSSH), whose host key must be known.
+type sftpConfig struct {
+	Server      *sftpServerConfig `json:"server,omitempty"` // an embedded SFTP server
+	Remote      *sftpRemoteConfig `json:"remote,omitempty"` // or a server that runs elsewhere
+	Endpoint    string            `json:"endpoint"`         // the drop endpoint's folder on the server
+	Concurrency int               `json:"concurrency,omitempty"`
+	Handler     *handlerConfig    `json:"handler,omitempty"`
+}
+
+type sftpServerConfig struct {
+	Listen string `json:"listen"`
+	Root   string `json:"root"`
+	credentials
+}
+
+type sftpRemoteConfig struct {
+	Addr        string `json:"addr"`
+	User        string `json:"user"`
+	KeyFile     string `json:"key_file,omitempty"`     // a private key (OpenSSH format, no passphrase)
+	PasswordEnv string `json:"password_env,omitempty"` // or the variable holding the password
+	KnownHosts  string `json:"known_hosts,omitempty"`  // default ~/.ssh/known_hosts
+}
+
+// fileConfig is a drop endpoint in a local folder.
+type fileConfig struct {
+	Endpoint    string         `json:"endpoint"`       // the endpoint's folder, absolute
+	Root        string         `json:"root,omitempty"` // where file:// replies may go (default: the endpoint's folder)
+	Concurrency int            `json:"concurrency,omitempty"`
+	Handler     *handlerConfig `json:"handler,omitempty"`
 }
 
 type natsConfig struct {
@@ -215,8 +252,8 @@ func (c *config) check() error {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
 	}
-	if c.HTTP == nil && c.SMTP == nil && c.IMAP == nil && c.FTP == nil && c.NATS == nil {
-		bad("config", "no binding to serve: give http, smtp, imap, ftp or nats")
+	if c.HTTP == nil && c.SMTP == nil && c.IMAP == nil && c.FTP == nil && c.SFTP == nil && c.File == nil && c.NATS == nil {
+		bad("config", "no binding to serve: give http, smtp, imap, ftp, sftp, file or nats")
 	}
 	handler := func(field string, h *handlerConfig) {
 		if h == nil {
@@ -357,6 +394,50 @@ func (c *config) check() error {
 		}
 		handler("ftp", f.Handler)
 	}
+	if f := c.SFTP; f != nil {
+		switch {
+		case f.Server == nil && f.Remote == nil:
+			bad("sftp", "give server (an embedded SFTP server) or remote")
+		case f.Server != nil && f.Remote != nil:
+			bad("sftp", "give server or remote, not both")
+		case f.Server != nil:
+			hostPort("sftp.server.listen", f.Server.Listen, true)
+			if f.Server.Root == "" {
+				bad("sftp.server.root", "required")
+			}
+			creds("sftp.server", &f.Server.credentials)
+		default:
+			hostPort("sftp.remote.addr", f.Remote.Addr, true)
+			if f.Remote.User == "" {
+				bad("sftp.remote.user", "required")
+			}
+			if f.Remote.KeyFile == "" && f.Remote.PasswordEnv == "" {
+				bad("sftp.remote", "give key_file or password_env")
+			}
+			if f.Remote.PasswordEnv != "" {
+				creds("sftp.remote", &credentials{User: f.Remote.User, PasswordEnv: f.Remote.PasswordEnv})
+			}
+		}
+		if f.Endpoint == "" || !strings.HasPrefix(f.Endpoint, "/") {
+			bad("sftp.endpoint", "%q: the endpoint's folder, an absolute path such as /orders", f.Endpoint)
+		}
+		if f.Concurrency < 0 {
+			bad("sftp.concurrency", "must not be negative")
+		}
+		handler("sftp", f.Handler)
+	}
+	if f := c.File; f != nil {
+		if !filepath.IsAbs(f.Endpoint) {
+			bad("file.endpoint", "%q: the endpoint's folder, an absolute path such as /srv/drops/orders", f.Endpoint)
+		}
+		if f.Root != "" && !filepath.IsAbs(f.Root) {
+			bad("file.root", "%q: an absolute path", f.Root)
+		}
+		if f.Concurrency < 0 {
+			bad("file.concurrency", "must not be negative")
+		}
+		handler("file", f.Handler)
+	}
 	if n := c.NATS; n != nil {
 		natsURL("nats", n.URL, n.URLEnv, bad)
 		if a, err := soapnats.ParseAddress(n.Subject); err != nil {
@@ -397,7 +478,8 @@ func (c *config) check() error {
 		field string
 		h     *handlerConfig
 	}{{"config", c.Handler}, {"http", c.ownHandler(c.HTTP)}, {"smtp", c.ownHandler(c.SMTP)},
-		{"imap", c.ownHandler(c.IMAP)}, {"ftp", c.ownHandler(c.FTP)}, {"nats", c.ownHandler(c.NATS)}} {
+		{"imap", c.ownHandler(c.IMAP)}, {"ftp", c.ownHandler(c.FTP)}, {"sftp", c.ownHandler(c.SFTP)},
+		{"file", c.ownHandler(c.File)}, {"nats", c.ownHandler(c.NATS)}} {
 		if fh.h == nil || fh.h.Type != "forward" {
 			continue
 		}
@@ -424,6 +506,14 @@ func (c *config) ownHandler(b any) *handlerConfig {
 			return b.Handler
 		}
 	case *ftpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *sftpConfig:
+		if b != nil {
+			return b.Handler
+		}
+	case *fileConfig:
 		if b != nil {
 			return b.Handler
 		}
@@ -454,6 +544,12 @@ func (c *config) outboxSchemes() map[string]bool {
 	}
 	if o != nil && o.FTP != nil || c.FTP != nil {
 		s[soapftp.Scheme] = true
+	}
+	if c.SFTP != nil {
+		s[soapsftp.Scheme] = true
+	}
+	if c.File != nil {
+		s[soapfile.Scheme] = true
 	}
 	if o != nil && o.NATS != nil || c.NATS != nil {
 		s[soapnats.Scheme] = true

@@ -1,11 +1,17 @@
 package main_test
 
 import (
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	soapfile "github.com/soapwire/soapwire/bindings/file"
@@ -86,4 +92,81 @@ func TestSendFileDrops(t *testing.T) {
 	ents, err := os.ReadDir(filepath.Join(root, "orders", "inbox"))
 	require.NoError(t, err)
 	require.Len(t, ents, 1, "only the first send stored a file")
+}
+
+// TestServeFileDrops: serve with an embedded SFTP server's endpoint and a
+// local folder's, both echoing: a document sent to either inbox with no
+// ReplyTo is answered in that endpoint's outbox; then serve stops cleanly.
+func TestServeFileDrops(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, map[string]any{
+		"handler": map[string]any{"type": "echo"},
+		"sftp": map[string]any{
+			"server":   map[string]any{"listen": "127.0.0.1:0", "root": filepath.Join(dir, "sftp"), "user": "shop", "password_env": "TEST_SFTP_PASSWORD"},
+			"endpoint": "/orders",
+		},
+		"file": map[string]any{"endpoint": filepath.Join(dir, "drops", "orders")},
+	}, "TEST_SFTP_PASSWORD=s3cret")
+	require.Len(t, s.ready, 2, s.output())
+	order := writeFile(t, "order.xml", order)
+
+	for _, tc := range []struct {
+		name, outbox string
+		send         func() invocation
+	}{
+		{"file", filepath.Join(dir, "drops", "orders", "outbox"), func() invocation {
+			return invocation{args: []string{"send", "--to", s.ready["file"], "--action", "urn:example:po:submit", order}}
+		}},
+		{"sftp", filepath.Join(dir, "sftp", "orders", "outbox"), func() invocation {
+			// the embedded server's host key is new each run: pin it through a known_hosts file
+			kh := knownHostsOf(t, s)
+			return invocation{args: []string{"send", "--to", s.ready["sftp"], "--sftp-known-hosts", kh, "--action", "urn:example:po:submit", order},
+				env: []string{"SOAPWIRE_SFTP_PASSWORD=s3cret"}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := tc.send().run(t)
+			require.Equal(t, 0, res.code, "%s\n%s", res, s.output())
+			id := field(t, res.stdout, "message-id")
+			require.Eventually(t, func() bool {
+				ents, _ := os.ReadDir(tc.outbox)
+				for _, e := range ents {
+					data, err := os.ReadFile(filepath.Join(tc.outbox, e.Name()))
+					if err == nil && strings.Contains(string(data), id) {
+						return true
+					}
+				}
+				return false
+			}, 20*time.Second, 20*time.Millisecond, "no reply to %s in %s:\n%s", id, tc.outbox, s.output())
+		})
+	}
+	require.Equal(t, 0, s.stop(t), s.output())
+}
+
+// knownHostsOf writes a known_hosts file with the embedded SFTP server's
+// host key, read from serve's log line.
+func knownHostsOf(t *testing.T, s *serving) string {
+	t.Helper()
+	a, err := soapsftp.ParseAddress(s.ready["sftp"])
+	require.NoError(t, err)
+	m := regexp.MustCompile(`sftp server listening.*host_key=(SHA256:\S+)`).FindStringSubmatch(s.output())
+	require.NotNil(t, m, s.output())
+	key := scanHostKey(t, a.Host, m[1])
+	p := filepath.Join(t.TempDir(), "known_hosts")
+	require.NoError(t, os.WriteFile(p, []byte(knownhosts.Line([]string{knownhosts.Normalize(a.Host)}, key)+"\n"), 0o600))
+	return p
+}
+
+// scanHostKey fetches host's key and checks it has the fingerprint serve
+// logged (as a careful user does before trusting a key).
+func scanHostKey(t *testing.T, host, fingerprint string) ssh.PublicKey {
+	t.Helper()
+	var got ssh.PublicKey
+	_, _ = ssh.Dial("tcp", host, &ssh.ClientConfig{User: "x", HostKeyCallback: func(_ string, _ net.Addr, k ssh.PublicKey) error {
+		got = k
+		return errors.New("only the key was wanted")
+	}, Timeout: 5 * time.Second})
+	require.NotNil(t, got)
+	require.Equal(t, fingerprint, ssh.FingerprintSHA256(got))
+	return got
 }

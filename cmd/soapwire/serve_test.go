@@ -279,6 +279,15 @@ func TestServeConfig(t *testing.T) {
 			want: []string{"imap.user: required when imap.address names no user", "imap.password_env: required (or token_file)", "imap.ca_file: stat /nonexistent.pem"},
 		},
 		{
+			name: "file drops", cfg: `{"handler": {"type": "echo"}, "sftp": {"remote": {"addr": "sftp.example"}, "endpoint": "in", "concurrency": -1}, "file": {"endpoint": "drops/in", "root": "x"}}`,
+			want: []string{`sftp.remote.addr: "sftp.example": want host:port`, "sftp.remote.user: required", "sftp.remote: give key_file or password_env",
+				`sftp.endpoint: "in"`, "sftp.concurrency: must not be negative", `file.endpoint: "drops/in"`, `file.root: "x": an absolute path`},
+		},
+		{
+			name: "sftp server and remote", cfg: `{"handler": {"type": "echo"}, "sftp": {"server": {"listen": "127.0.0.1:0", "root": "/x", "user": "u", "password_env": "P"}, "remote": {"addr": "h:22", "user": "u", "key_file": "/k"}, "endpoint": "/in"}}`,
+			want: []string{"sftp: give server or remote, not both"},
+		},
+		{
 			name: "several problems",
 			cfg: `{"handler": {"type": "echo"}, "http": {"listen": "8080", "path": "soap"},
 			       "smtp": {"maildir": "", "addresses": []},

@@ -9,14 +9,19 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"golang.org/x/crypto/ssh"
+
+	soapfile "github.com/soapwire/soapwire/bindings/file"
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
@@ -37,8 +42,9 @@ type server struct {
 	policy  core.ReplyPolicy // where answers may go, checked before a message is handled
 	replies core.Sender      // the outbox: what core.Serve answers through
 
-	ftpClient *soapftp.Client
-	nc        *nats.Conn
+	ftpClient  *soapftp.Client
+	sftpClient *soapsftp.Client
+	nc         *nats.Conn
 }
 
 func newServer(cfg *config, log *slog.Logger, stdout io.Writer) *server {
@@ -80,7 +86,7 @@ func (s *server) run(ctx context.Context) error {
 	var stops []func(context.Context)
 	var ready []string
 	for _, start := range []func(context.Context, *sync.WaitGroup, func(string, error)) (string, func(context.Context), error){
-		s.startHTTP, s.startSMTP, s.startIMAP, s.startFTP, s.startNATS,
+		s.startHTTP, s.startSMTP, s.startIMAP, s.startFTP, s.startSFTP, s.startFile, s.startNATS,
 	} {
 		line, stop, err := start(runCtx, &wg, fail)
 		if err != nil {
@@ -160,6 +166,46 @@ func (s *server) connect(cl *closers) error {
 		s.out.addFTP(newFTPClient(ftpSettings{server: o.FTP.Addr, user: o.FTP.User, password: o.FTP.password(), tls: o.FTP.TLS}, s.log), true, s.log)
 	} else if s.ftpClient != nil {
 		s.out.addFTP(s.ftpClient, false, s.log)
+	}
+	if f := cfg.SFTP; f != nil {
+		if f.Server != nil {
+			if err := os.MkdirAll(f.Server.Root, 0o750); err != nil {
+				return fmt.Errorf("sftp.server.root: %w", err)
+			}
+			srv, err := soapsftp.StartServer(f.Server.Root, f.Server.User, soapsftp.WithPassword(f.Server.password()),
+				soapsftp.WithListenAddr(f.Server.Listen), soapsftp.WithLogger(s.log))
+			if err != nil {
+				return fmt.Errorf("sftp.server: %w", err)
+			}
+			cl.add(func() { _ = srv.Close() })
+			s.sftpClient = soapsftp.NewClient(srv.Addr(), f.Server.User, soapsftp.WithPassword(f.Server.password()),
+				soapsftp.WithHostKey(srv.HostKey()), soapsftp.WithLogger(s.log))
+			s.log.Info("soapwire: sftp server listening", slog.String("addr", srv.Addr()), slog.String("root", srv.Root()),
+				slog.String("host_key", ssh.FingerprintSHA256(srv.HostKey())))
+		} else {
+			r := f.Remote
+			c, err := newSFTPClient(sftpSettings{server: r.Addr, user: r.User, keyFile: r.KeyFile,
+				password: (&credentials{User: r.User, PasswordEnv: r.PasswordEnv}).password(), knownHosts: r.KnownHosts}, s.log)
+			if err != nil {
+				return fmt.Errorf("sftp.remote.key_file: %w", err)
+			}
+			s.sftpClient = c
+		}
+		c := s.sftpClient
+		cl.add(func() { _ = c.Close() })
+		s.out.addSFTP(c, false, s.log)
+	}
+	if f := cfg.File; f != nil {
+		root := f.Root
+		if root == "" {
+			root = f.Endpoint
+		}
+		if err := os.MkdirAll(root, soapfile.DirMode); err != nil {
+			return fmt.Errorf("file.root: %w", err)
+		}
+		if err := s.out.addFile(root, s.log); err != nil {
+			return fmt.Errorf("file.root: %w", err)
+		}
 	}
 	if n := cfg.NATS; n != nil {
 		nc, err := connectNATS(resolveURL(n.URL, n.URLEnv))
@@ -360,6 +406,40 @@ func (s *server) startFTP(ctx context.Context, wg *sync.WaitGroup, fail func(str
 	}
 	s.serveLoop(ctx, wg, "ftp", p, s.handler(c.Handler, "ftp"), c.Concurrency, fail)
 	return "ftp " + p.Address(), func(context.Context) {}, nil
+}
+
+func (s *server) startSFTP(ctx context.Context, wg *sync.WaitGroup, fail func(string, error)) (string, func(context.Context), error) {
+	c := s.cfg.SFTP
+	if c == nil {
+		return "", nil, nil
+	}
+	p, err := soapsftp.NewPoller(s.sftpClient, c.Endpoint, soapsftp.WithLogger(s.log.With(slog.String("binding", "sftp"))), soapsftp.WithLimits(s.cfg.limits()))
+	if err != nil {
+		return "", nil, fmt.Errorf("sftp.endpoint: %w", err)
+	}
+	mctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := p.MakeLayout(mctx); err != nil {
+		return "", nil, fmt.Errorf("sftp: making the endpoint's folders: %w", err)
+	}
+	s.serveLoop(ctx, wg, "sftp", p, s.handler(c.Handler, "sftp"), c.Concurrency, fail)
+	return "sftp " + p.Address(), func(context.Context) {}, nil
+}
+
+func (s *server) startFile(ctx context.Context, wg *sync.WaitGroup, fail func(string, error)) (string, func(context.Context), error) {
+	c := s.cfg.File
+	if c == nil {
+		return "", nil, nil
+	}
+	p, err := soapfile.NewPoller(c.Endpoint, soapfile.WithLogger(s.log.With(slog.String("binding", "file"))), soapfile.WithLimits(s.cfg.limits()))
+	if err != nil {
+		return "", nil, fmt.Errorf("file.endpoint: %w", err)
+	}
+	if err := p.MakeLayout(ctx); err != nil {
+		return "", nil, fmt.Errorf("file: making the endpoint's folders: %w", err)
+	}
+	s.serveLoop(ctx, wg, "file", p, s.handler(c.Handler, "file"), c.Concurrency, fail)
+	return "file " + p.Address(), func(context.Context) { p.Close() }, nil
 }
 
 func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(string, error)) (string, func(context.Context), error) {
