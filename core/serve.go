@@ -61,7 +61,9 @@ func WithReplyPolicy(p ReplyPolicy) ServeOption { return func(c *serveConfig) { 
 
 // Serve drives a Receiver until ctx is done or the Receiver is closed, and
 // then returns nil once the deliveries in flight are settled. For each
-// delivery it first checks where answers would go (WithReplyPolicy: a
+// delivery it first parks an unreadable message (UnreadableMessage: never
+// handled; an UnreadableHandler hears of it), then checks where answers
+// would go (WithReplyPolicy: a
 // refused ReplyTo or FaultTo parks the delivery unhandled), then calls h
 // (a panic becomes a Receiver fault) with the policy in its ctx
 // (ReplyPolicyOf), then judges the
@@ -93,6 +95,7 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 	for _, o := range opts {
 		o(&c)
 	}
+	unreadable, _ := h.(UnreadableHandler)
 	h = Recover(c.log)(h)
 	// hctx is the handlers' context: Serve's, or with a grace period, one
 	// that outlives it by the grace.
@@ -133,7 +136,7 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			c.handle(hctx, d, h, replies)
+			c.handle(hctx, d, h, unreadable, replies)
 		}()
 	}
 }
@@ -157,9 +160,26 @@ func (c *serveConfig) settleNack(ctx context.Context, d Delivery, cause error) {
 	}
 }
 
-func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, replies Sender) {
+func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, unreadable UnreadableHandler, replies Sender) {
 	m := d.Message()
 	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
+	if f := m.malformed(); f != nil {
+		// unreadable before any handler (UnreadableMessage): parked, never
+		// handled; a handler waiting for the reply it relates to learns
+		if unreadable != nil && m.RelatesTo != "" {
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						c.log.ErrorContext(ctx, "soap: panic in ServeUnreadable", append(attrs, slog.Any("panic", p))...)
+					}
+				}()
+				unreadable.ServeUnreadable(ctx, m, f)
+			}()
+		}
+		c.log.WarnContext(ctx, "soap: unreadable message parked", append(attrs, slog.String("relates_to", m.RelatesTo), slog.String("fault", f.Error()))...)
+		c.settleNack(ctx, d, fmt.Errorf("%w: %w", ErrMalformed, f))
+		return
+	}
 	if err := c.allowAnswers(ctx, m, replies); err != nil {
 		f := FaultOf(err)
 		if f.Version == 0 {

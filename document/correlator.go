@@ -54,8 +54,9 @@ type waiter struct {
 }
 
 var (
-	_ core.RoundTripper = (*Correlator)(nil)
-	_ core.Handler      = (*Correlator)(nil)
+	_ core.RoundTripper      = (*Correlator)(nil)
+	_ core.Handler           = (*Correlator)(nil)
+	_ core.UnreadableHandler = (*Correlator)(nil)
 )
 
 // MetaMatch is the Meta key the Correlator sets on a message it hands to its
@@ -201,6 +202,9 @@ func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Mess
 	if m.Envelope != nil && m.Fault() == nil {
 		var buf bytes.Buffer
 		if _, err := m.Envelope.Body.WriteTo(&buf); err != nil {
+			// a malformed reply: its caller is told at once (and the
+			// binding parks it, as core.Serve's verdict says)
+			c.fail(ctx, m, core.FaultOf(err))
 			return nil, err
 		}
 		m.Envelope.Body = core.RawBody(buf.Bytes())
@@ -234,6 +238,39 @@ func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Mess
 		return nil, fmt.Errorf("%w: %s relates to %q", ErrUnmatched, m.ID, m.RelatesTo)
 	}
 	return c.o.fallback.ServeSOAP(ctx, m)
+}
+
+// ServeUnreadable ends the call waiting for the reply m stands for (by its
+// RelatesTo), a reply its binding could not read (core.UnreadableMessage: a
+// mail that is not SOAP, an envelope that is malformed or over a bound),
+// with f at once, as a malformed reply over request-reply ends its call:
+// RoundTrip returns f (Remote false). The conversation is failed. A reply
+// no caller waits for changes nothing here; core.Serve parks it either way.
+func (c *Correlator) ServeUnreadable(ctx context.Context, m *core.Message, f *core.Fault) {
+	c.fail(ctx, m, f)
+}
+
+// fail hands f to the caller waiting for m, if any, and reports whether
+// there was one.
+func (c *Correlator) fail(ctx context.Context, m *core.Message, f *core.Fault) bool {
+	if m.RelatesTo == "" {
+		return false
+	}
+	c.mu.Lock()
+	w := c.waiters[m.RelatesTo]
+	if w != nil {
+		delete(c.waiters, m.RelatesTo)
+	}
+	c.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	fm := core.NewMessage(m.Version(), core.FaultBody(f))
+	fm.ID, fm.RelatesTo, fm.Meta = m.ID, m.RelatesTo, m.Meta
+	c.settle(ctx, w.conv, fm)
+	c.o.log.WarnContext(ctx, "document: a malformed reply ends its call", slog.String("relates_to", m.RelatesTo), slog.String("id", m.ID), slog.String("fault", f.Error()))
+	w.ch <- fm
+	return true
 }
 
 // settle records a reply in its conversation: the request it answers is no

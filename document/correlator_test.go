@@ -338,3 +338,83 @@ func TestCorrelatorKeepsCallerAddressing(t *testing.T) {
 	assert.Equal(t, sent.ID, document.ConversationOf(sent), "a new conversation, carried in the header")
 	assert.Len(t, sent.Envelope.Headers, 1)
 }
+
+// TestCorrelatorMalformedReply: a reply that relates to a waiting call but
+// is malformed ends the call at once with its fault (as a malformed reply
+// over request-reply does), instead of leaving it to its deadline; the
+// binding parks the reply; the conversation fails; the next call is
+// answered as usual.
+func TestCorrelatorMalformedReply(t *testing.T) {
+	for _, v := range []core.Version{core.V11, core.V12} {
+		t.Run(v.String(), func(t *testing.T) {
+			requests, replies := newPipe(t), newPipe(t)
+			var broken atomic.Bool
+			broken.Store(true)
+			serve(t, requests, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+				if !broken.Load() {
+					return nil, replies.Send(ctx, m.Reply(core.RawBody([]byte(`<o:Confirmation xmlns:o="urn:example:po"><o:Status>accepted</o:Status></o:Confirmation>`))))
+				}
+				// the operation element closed by the wrong end tag
+				raw := `<e:Envelope xmlns:e="` + v.Namespace() + `"><e:Header>` +
+					`<a:MessageID xmlns:a="` + core.NamespaceAddressing + `">urn:uuid:broken-reply</a:MessageID>` +
+					`<a:RelatesTo xmlns:a="` + core.NamespaceAddressing + `">` + m.ID + `</a:RelatesTo></e:Header>` +
+					`<e:Body><o:Confirmation xmlns:o="urn:example:po"><o:Status>accepted</o:Mismatch></e:Body></e:Envelope>`
+				return nil, replies.SendRaw(ctx, []byte(raw), "")
+			}), nil)
+			store := document.NewMemoryStore()
+			c := document.NewCorrelator(requests, replies.Addr(), document.WithStore(store))
+			serve(t, replies, c, nil)
+
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			req := orderRequest(v, 1)
+			_, err := c.RoundTrip(ctx, req)
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, document.ErrTimeout, "the call ends with the reply's fault, not its deadline")
+			f := core.FaultOf(err)
+			assert.Equal(t, core.CodeSender, f.Code)
+			assert.Contains(t, f.Reason, "closed by")
+			assert.False(t, f.Remote, "soapwire's verdict on the reply, not the peer's fault")
+			require.Eventually(t, func() bool { return len(replies.Parked()) == 1 }, 10*time.Second, time.Millisecond, "the reply is parked")
+			conv, err := store.Get(ctx, document.ConversationOf(req))
+			require.NoError(t, err)
+			assert.Equal(t, document.StateFailed, conv.State)
+			assert.Zero(t, c.Pending())
+
+			broken.Store(false)
+			reply, err := c.RoundTrip(ctx, orderRequest(v, 2))
+			require.NoError(t, err, "the next call is answered")
+			assert.Contains(t, bodyString(t, reply), "accepted")
+		})
+	}
+}
+
+// TestCorrelatorUnreadableReply: a reply its binding could not read at all
+// (core.UnreadableMessage, related by the transport: a mail's In-Reply-To)
+// ends its call at once through ServeUnreadable; one that relates to no
+// waiting call changes nothing.
+func TestCorrelatorUnreadableReply(t *testing.T) {
+	requests := newPipe(t)
+	c := document.NewCorrelator(requests, "pipe:replies")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req := orderRequest(core.V12, 1)
+	done := make(chan error, 1)
+	go func() { _, err := c.RoundTrip(ctx, req); done <- err }()
+	require.Eventually(t, func() bool { return c.Pending() == 1 }, 10*time.Second, time.Millisecond)
+
+	stray := core.UnreadableMessage(core.V12, core.SenderFault("not a SOAP mail"))
+	stray.RelatesTo = "urn:uuid:nobody-waits"
+	c.ServeUnreadable(ctx, stray, core.SenderFault("not a SOAP mail"))
+	assert.Equal(t, 1, c.Pending(), "a stray one changes nothing")
+
+	f := core.SenderFault("not a SOAP mail: text/plain")
+	m := core.UnreadableMessage(core.V12, f)
+	m.RelatesTo = req.ID
+	c.ServeUnreadable(ctx, m, f)
+	err := <-done
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, document.ErrTimeout)
+	assert.Equal(t, f.Reason, core.FaultOf(err).Reason)
+	assert.Zero(t, c.Pending())
+}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	mailfmt "github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -173,6 +174,13 @@ func (r *Receiver) take(ctx context.Context, h *heldMail) *delivery {
 func (r *Receiver) open(ctx context.Context, d *delivery, m *core.Message, err error) *delivery {
 	name := d.name
 	if err != nil {
+		if id, rel := r.relation(d); rel != "" {
+			// It answers a request: core.Serve parks it, and a caller
+			// waiting for that answer (document.Correlator) learns at once.
+			m = mailfmt.Unreadable(err, id, rel)
+			m.SetMeta(MetaFile, name)
+			return r.inflightDelivery(d, m)
+		}
 		f := core.FaultOf(err)
 		r.o.log.WarnContext(ctx, "smtp: not a SOAP mail; parked", slog.String("file", name), slog.String("dir", r.mb.Dir()), slog.String("fault", f.Error()))
 		if err := d.settle(ctx, false, f); err != nil {
@@ -182,6 +190,21 @@ func (r *Receiver) open(ctx context.Context, d *delivery, m *core.Message, err e
 		return nil
 	}
 	m.SetMeta(MetaFile, name)
+	return r.inflightDelivery(d, m)
+}
+
+// relation returns the id of the mail d holds and the id it answers, from
+// its header alone.
+func (r *Receiver) relation(d *delivery) (id, relatesTo string) {
+	if d.f == nil {
+		return "", ""
+	}
+	return mailfmt.Relation(io.NewSectionReader(d.f, 0, mailfmt.MaxHeaderBytes+1))
+}
+
+// inflightDelivery hands out d with m, unless the Receiver was closed
+// meanwhile (then d goes back to new/).
+func (r *Receiver) inflightDelivery(d *delivery, m *core.Message) *delivery {
 	d.m = m
 	r.mu.Lock()
 	select {

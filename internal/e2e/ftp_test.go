@@ -97,13 +97,19 @@ var ftpShop = core.HandlerFunc(func(_ context.Context, m *core.Message) (*core.M
 	if q.Item == "unobtainium" {
 		return nil, core.SenderFault("no such item: %s", q.Item)
 	}
+	if q.Item == "broken" {
+		// a reply file whose Body is malformed: the price closed by the
+		// wrong end tag
+		return m.Reply(core.RawBody([]byte(`<p:price xmlns:p="urn:example:shop"><p:item>broken</p:cents>`))), nil
+	}
 	return m.Reply(core.ValueBody(ftpPrice{Item: q.Item, Cents: 1999})), nil
 })
 
 // TestFTPCallAnsweredByFile: an RPC call made by dropping a request file,
 // answered by a reply file dropped at the caller's ReplyTo endpoint and
 // correlated by document.Correlator; a fault comes back as a *core.Fault;
-// a call nobody answers times out; document.Send's Receipt names the file.
+// a malformed reply ends its call at once with its fault; a call nobody
+// answers times out; document.Send's Receipt names the file.
 func TestFTPCallAnsweredByFile(t *testing.T) { ftpConversation(t, ftpEmbedded(t)) }
 
 // TestFTPCallAnsweredByFileVsftpd is the same conversation through
@@ -147,6 +153,20 @@ func ftpConversation(t *testing.T, site ftpSite) {
 		assert.True(t, f.Remote)
 		assert.Equal(t, core.CodeSender, f.Code)
 		assert.Equal(t, "no such item: unobtainium", f.Reason)
+	})
+	t.Run("MalformedReply", func(t *testing.T) {
+		// the reply file relates to the call (its wsa:RelatesTo) but its
+		// Body is broken: the call ends at once with the reply's fault, and
+		// the file is parked in the client's failed folder
+		req := core.NewMessage(core.V12, core.ValueBody(ftpQuote{Item: "broken"}))
+		req.To = shop.Address()
+		_, err := corr.RoundTrip(ftpCtx(t), req)
+		require.Error(t, err)
+		assert.NotErrorIs(t, err, document.ErrTimeout, "not left to its deadline")
+		f := core.FaultOf(err)
+		assert.Equal(t, core.CodeSender, f.Code)
+		assert.False(t, f.Remote)
+		assert.Contains(t, f.Reason, "closed by")
 	})
 	t.Run("Timeout", func(t *testing.T) {
 		req := core.NewMessage(core.V12, core.ValueBody(ftpQuote{Item: "widget"}))
