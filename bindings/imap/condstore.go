@@ -12,52 +12,50 @@ import (
 
 var errBadNumber = errors.New("imap: not a UID")
 
-// condClaim takes the inbox mail uid by a conditional STORE of the current
-// lease keyword, and reports whether this Receiver won it (false: another
-// took it, or it is gone, deleted or already leased), the keyword's number
-// and the mail's RFC822.SIZE.
-func (r *Receiver) condClaim(s *session, uid imap.UID) (won bool, bucket int, size int64, err error) {
-	set := imap.UIDSetNum(uid)
-	msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, Flags: true, ModSeq: true, RFC822Size: true}).Collect()
+// condClaim takes the inbox mails uids by one conditional STORE of the
+// current lease keyword, UNCHANGEDSINCE the newest MODSEQ fetched (any
+// change made since has a higher one), and returns those this Receiver won
+// (not deleted, not already leased, not in the MODIFIED code), with the
+// keyword's number and each one's RFC822.SIZE.
+func (r *Receiver) condClaim(s *session, uids []imap.UID) (map[imap.UID]claimed, error) {
+	msgs, err := s.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, Flags: true, ModSeq: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return false, 0, 0, err
+		return nil, err
 	}
+	want := map[imap.UID]bool{}
+	for _, u := range uids {
+		want[u] = true
+	}
+	b := r.bucket(time.Now())
+	cands := map[imap.UID]claimed{}
+	var set imap.UIDSet
 	var ms uint64
 	for _, m := range msgs {
-		if m.UID != uid {
+		if !want[m.UID] || m.ModSeq == 0 || hasFlag(m.Flags, imap.FlagDeleted) {
 			continue
 		}
-		if hasFlag(m.Flags, imap.FlagDeleted) {
-			return false, 0, 0, nil
-		}
 		if _, leased := r.age(m.Flags, 0); leased {
-			return false, 0, 0, nil
+			continue
 		}
-		ms, size = m.ModSeq, m.RFC822Size
+		cands[m.UID] = claimed{bucket: b, size: m.RFC822Size}
+		set.AddNum(m.UID)
+		ms = max(ms, m.ModSeq)
 	}
-	if ms == 0 {
-		return false, 0, 0, nil
+	if len(cands) == 0 {
+		return nil, nil
 	}
-	s.mod.take(uid)
-	b := r.bucket(time.Now())
+	s.mod.reset()
 	if err := s.c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{leaseFlag(b)}},
 		&imap.StoreOptions{UnchangedSince: ms}).Close(); err != nil {
-		return false, 0, 0, err
+		return nil, err
 	}
-	return !s.mod.take(uid), b, size, nil
+	for u := range cands {
+		if s.mod.has(u) {
+			delete(cands, u)
+		}
+	}
+	return cands, nil
 }
-
-// A claim by UID MOVE alone is exclusive only where the server moves
-// atomically: Dovecot with Maildir copies a mail once for each of several
-// sessions that move it at the same moment (TestDovecotReceiversSplitMail
-// saw 25 mails out of 20 with three sessions). So where the server offers
-// CONDSTORE (RFC 7162), a Receiver first takes the mail with a conditional
-// STORE of its lease keyword (UNCHANGEDSINCE the mail's MODSEQ): the
-// server applies at most one of several such STOREs, and only its winner
-// moves the mail. The others see the mail in the tagged response's
-// MODIFIED code, which go-imap does not report: modified reads it from the
-// session's traffic (the inbox session carries no mail text that could
-// forge one: it never fetches bodies).
 
 // modifiedLine is a tagged OK with the MODIFIED response code.
 var modifiedLine = regexp.MustCompile(`(?m)^[A-Za-z0-9.]+ OK \[MODIFIED ([0-9:,]+)\]`)
@@ -94,14 +92,18 @@ func (m *modified) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// take reports whether uid was in a MODIFIED code since the last take, and
-// forgets what was seen.
-func (m *modified) take(uid imap.UID) bool {
+// reset forgets the MODIFIED codes seen.
+func (m *modified) reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	in := m.set.Contains(uid)
 	m.set = nil
-	return in
+}
+
+// has reports whether uid was in a MODIFIED code since the last reset.
+func (m *modified) has(uid imap.UID) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.set.Contains(uid)
 }
 
 // parseUIDSet parses "1:3,7".

@@ -29,6 +29,7 @@ type delivery struct {
 	m      *core.Message
 	file   *os.File // the spooled mail, nil when it was read in memory
 	bucket int      // the lease keyword it carries (see lease.go), -1 none
+	size   int64    // RFC822.SIZE, when the claim read it
 
 	mu    sync.Mutex
 	state int

@@ -29,7 +29,8 @@ type Receiver struct {
 	recvMu      sync.Mutex // one Receive at a time; guards the fields below it
 	watch       *session   // the inbox: IDLE, SEARCH, claims
 	watchFails  int
-	pending     []imap.UID // inbox UIDs found and not yet tried
+	pending     []imap.UID  // inbox UIDs found and not yet tried
+	claimed     []*delivery // claimed and not yet opened
 	lastRecover time.Time
 
 	workMu    sync.Mutex // guards work and workFails
@@ -128,6 +129,13 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 			return nil, err
 		}
 		r.maybeRecover(ctx, s)
+		for len(r.claimed) > 0 {
+			d := r.claimed[0]
+			r.claimed = r.claimed[1:]
+			if d := r.open(ctx, d); d != nil {
+				return d, nil
+			}
+		}
 		if len(r.pending) == 0 {
 			drain(s.exists)
 			uids, err := r.search(ctx, s)
@@ -138,11 +146,10 @@ func (r *Receiver) Receive(ctx context.Context) (core.Delivery, error) {
 			r.pending = uids
 		}
 		if len(r.pending) > 0 {
-			uid := r.pending[0]
-			r.pending = r.pending[1:]
-			if d := r.take(ctx, s, uid); d != nil {
-				return d, nil
-			}
+			n := min(len(r.pending), claimBatch)
+			batch := r.pending[:n]
+			r.pending = r.pending[n:]
+			r.claimed = r.claimSome(ctx, s, batch)
 			continue
 		}
 		if err := r.wait(ctx, s); err != nil {

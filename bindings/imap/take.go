@@ -21,36 +21,49 @@ import (
 // from there.
 const maxInMemory = 256 << 10
 
-// take claims the inbox mail uid and reads its message. It returns nil when
-// another Receiver claimed it first, when the connection failed (the claim,
-// if made, is returned to the inbox or left to recovery), or when the mail
-// is not a SOAP message or too large (then it is parked).
-func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery {
-	c, err := r.claim(ctx, s, uid)
-	puid := c.uid
+// claimBatch is how many inbox mails a Receiver claims at once: one
+// conditional STORE and one UID MOVE for all of them.
+const claimBatch = 8
+
+// claimSome claims the inbox mails uids (claimMany) and returns their
+// deliveries, already counted as this Receiver's (inflight), to be opened
+// one by one. It drops the inbox session when the connection failed.
+func (r *Receiver) claimSome(ctx context.Context, s *session, uids []imap.UID) []*delivery {
+	cs, err := r.claimMany(ctx, s, uids)
 	if err != nil {
 		if isConnErr(err) {
 			r.dropWatch(ctx, s, "MOVE", err)
 		} else {
-			r.o.log.WarnContext(ctx, "imap: claim refused", slog.Uint64("uid", uint64(uid)), slog.Any("err", err))
+			r.o.log.WarnContext(ctx, "imap: claim refused", slog.String("uids", imap.UIDSetNum(uids...).String()), slog.Any("err", err))
 		}
-		return nil
 	}
-	if puid == 0 {
-		return nil // another Receiver's
-	}
-	d := &delivery{r: r, uid: puid, bucket: c.bucket}
+	ds := make([]*delivery, 0, len(cs))
 	r.mu.Lock()
-	r.inflight[puid] = d
+	for _, c := range cs {
+		d := &delivery{r: r, uid: c.uid, bucket: c.bucket, size: c.size}
+		r.inflight[c.uid] = d
+		ds = append(ds, d)
+	}
 	r.mu.Unlock()
+	return ds
+}
 
+// open reads the message of a claimed mail. It returns nil when the
+// connection failed (the mail is returned to the inbox, or left to
+// recovery), when the mail is not a SOAP message or too large (then it is
+// parked), or when another Receiver's copy of it is handled (twin.go).
+func (r *Receiver) open(ctx context.Context, d *delivery) *delivery {
+	puid := d.uid
 	var (
 		m       *core.Message
 		readErr error
 	)
-	err = r.onWork(ctx, func(s *session) error {
-		size := c.size
-		if c.bucket < 0 {
+	r.mu.Lock()
+	claimedByStore := d.bucket >= 0
+	r.mu.Unlock()
+	err := r.onWork(ctx, func(s *session) error {
+		size := d.size
+		if !claimedByStore {
 			// Claimed by MOVE alone: the keyword and size now.
 			b := r.stamp(s, puid)
 			r.mu.Lock()
@@ -65,7 +78,7 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 			readErr = core.SenderFault("mail of %d bytes, over the limit of %d (WithMaxMessageBytes)", size, r.o.maxBytes)
 			return nil
 		}
-		if c.bucket >= 0 {
+		if claimedByStore {
 			// The session learns of the mail moved in first: Dovecot
 			// answered a FETCH of a mail it had not yet seen arrive in
 			// 20-30 ms, a NOOP and then the FETCH in 5-7.
@@ -73,6 +86,7 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 				return err
 			}
 		}
+		var err error
 		m, readErr, err = r.fetchMessage(s, d)
 		return err
 	})
@@ -120,37 +134,55 @@ func (r *Receiver) take(ctx context.Context, s *session, uid imap.UID) *delivery
 	return d
 }
 
-// claim moves the inbox mail uid into the processing folder and returns its
-// UID there (0 if another Receiver took it). Where the server has CONDSTORE
-// the mail is first taken by a conditional STORE (condClaim), so only one
-// Receiver moves it; else the MOVE (RFC 6851) is the claim. Without MOVE,
-// go-imap's client copies, flags \Deleted and expunges that UID (UIDPLUS).
-func (r *Receiver) claim(ctx context.Context, s *session, uid imap.UID) (claimed, error) {
+// claimMany moves the inbox mails uids into the processing folder and
+// returns the claims this Receiver won, each with the mail's UID there.
+// Where the server has CONDSTORE and takes keywords, the mails are first
+// taken by a conditional STORE (condClaim), so only one Receiver moves each;
+// else the MOVE (RFC 6851) is the claim. Without MOVE, go-imap's client
+// copies, flags \Deleted and expunges those UIDs (UIDPLUS).
+func (r *Receiver) claimMany(ctx context.Context, s *session, uids []imap.UID) ([]claimed, error) {
 	stop := s.watch(ctx)
 	defer stop()
-	c := claimed{bucket: -1}
+	won := map[imap.UID]claimed{}
+	for _, uid := range uids {
+		won[uid] = claimed{bucket: -1}
+	}
 	if s.caps().Has(imap.CapCondStore) && s.keywords {
-		won, b, size, err := r.condClaim(s, uid)
-		if err != nil || !won {
-			return c, err
+		var err error
+		if won, err = r.condClaim(s, uids); err != nil || len(won) == 0 {
+			return nil, err
 		}
-		c.bucket, c.size = b, size
 	}
-	data, err := s.c.Move(imap.UIDSetNum(uid), r.o.processing).Wait()
+	var set imap.UIDSet
+	for uid := range won {
+		set.AddNum(uid)
+	}
+	data, err := s.c.Move(set, r.o.processing).Wait()
 	if err != nil {
-		return c, err
+		return nil, err
 	}
-	c.uid = firstUID(data.DestUIDs)
-	return c, nil
+	src, dst := uidList(data.SourceUIDs), uidList(data.DestUIDs)
+	if len(src) != len(dst) {
+		return nil, fmt.Errorf("imap: COPYUID maps %d UIDs to %d", len(src), len(dst))
+	}
+	out := make([]claimed, 0, len(src))
+	for i, u := range src {
+		if c, ok := won[u]; ok {
+			c.uid = dst[i]
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
-// claimed is a claim: the mail's UID in the processing folder (0: none),
-// and, when the claim was a conditional STORE, its lease keyword (-1 none)
-// and RFC822.SIZE (the keyword moved with the mail).
-type claimed struct {
-	uid    imap.UID
-	bucket int
-	size   int64
+// uidList returns the UIDs of a COPYUID set, in order.
+func uidList(set imap.NumSet) []imap.UID {
+	us, ok := set.(imap.UIDSet)
+	if !ok {
+		return nil
+	}
+	uids, _ := us.Nums()
+	return uids
 }
 
 // firstUID returns the first UID of a COPYUID set, 0 if none.
@@ -273,4 +305,13 @@ func (r *Receiver) noteFor(about string, v core.Version, cause error, puid, fuid
 		},
 	}, v, cause, FaultNamespace)
 	return b.Bytes(), err
+}
+
+// claimed is a claim: the mail's UID in the processing folder, and, when
+// the claim was a conditional STORE, its lease keyword (-1 none) and
+// RFC822.SIZE (the keyword moved with the mail).
+type claimed struct {
+	uid    imap.UID
+	bucket int
+	size   int64
 }
