@@ -186,6 +186,9 @@ func run(ctx context.Context, w io.Writer, dir string, log *slog.Logger) (err er
 		{"4. A mail that is not SOAP", func(ctx context.Context) error {
 			return plainMail(ctx, w, dir, shopBox, customerBox)
 		}},
+		{"5. An order whose answer would go to a third party", func(ctx context.Context) error {
+			return thirdParty(ctx, w, dir, out, shopBox, orders, PurchaseOrder{Number: "1003", Item: "tea", Quantity: 100})
+		}},
 	} {
 		fmt.Fprintf(w, "\n== %s ==\n", part.title)
 		if err := part.fn(ctx); err != nil {
@@ -287,6 +290,47 @@ Please send 3 jars of jam. Thanks, Ada
 	fmt.Fprintf(w, "shop: the Receiver parks it in %s/ without calling the handler, beside a fault file:\n", rel(dir, filepath.Join(shop.dir, soapsmtp.FolderFailed)))
 	fmt.Fprintf(w, "  <mail>%s: %s: %s\n", soapsmtp.FaultSuffix, fault.Code, fault.Reason)
 	fmt.Fprintln(w, "  nothing is mailed back: the sender of a mail that is not SOAP gets no SOAP fault")
+	return nil
+}
+
+// thirdParty mails the shop an order whose wsa:ReplyTo and FaultTo name
+// someone else, as anyone who wants the shop to mail a third party would,
+// and shows that the shop parks it unhandled and mails nobody.
+func thirdParty(ctx context.Context, w io.Writer, dir string, out core.Sender, shop *party, orders *shop, po PurchaseOrder) error {
+	const victim = "mailto:victim@elsewhere.example"
+	m := document.NewMessage(shop.mailto(), po, document.WithAction(actionOrder), document.WithMessageID("mid:order-"+po.Number+"@customer.example"),
+		document.WithReplyTo(victim), document.WithFaultTo(victim))
+	fmt.Fprintf(w, "someone mails order %s (%d x %s) with wsa:ReplyTo and wsa:FaultTo %s\n", po.Number, po.Quantity, po.Item, victim)
+	if err := out.Send(ctx, m); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	earlier, err := waitForParked(ctx, shop.dir)
+	if err != nil {
+		return err
+	}
+	name, err := waitForParked(ctx, shop.dir, earlier)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(filepath.Join(shop.dir, soapsmtp.FolderFailed, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fm, err := core.ReadMessage(f, core.Limits{})
+	if err != nil {
+		return err
+	}
+	fault := fm.Fault()
+	if fault == nil {
+		return fmt.Errorf("%s holds no fault", name)
+	}
+	fmt.Fprintf(w, "shop: the document.Handler refuses it before the order handler runs (%d %s for order %s); it is parked in %s/, beside a fault file:\n",
+		orders.ran(po.Number), plural(orders.ran(po.Number), "run"), po.Number, rel(dir, filepath.Join(shop.dir, soapsmtp.FolderFailed)))
+	fmt.Fprintf(w, "  <mail>%s: %s: %s\n", soapsmtp.FaultSuffix, fault.Code, fault.Reason)
+	fmt.Fprintln(w, "  nothing is mailed to the third party: answers go only to the shop's customers (core.ReplyPolicy)")
 	return nil
 }
 

@@ -53,7 +53,7 @@ func TestRun(t *testing.T) {
 		{"shop", soapsmtp.FolderNew, 0, 0},
 		{"shop", soapsmtp.FolderWork, 0, 0},
 		{"shop", soapsmtp.FolderDone, 3, 0},   // orders 1001, 1002 and the copy of 1001, archived
-		{"shop", soapsmtp.FolderFailed, 1, 1}, // the text/plain mail and its fault
+		{"shop", soapsmtp.FolderFailed, 2, 2}, // the text/plain mail, the order naming a third party, their faults
 		{"customer", soapsmtp.FolderNew, 0, 0},
 		{"customer", soapsmtp.FolderWork, 0, 0},
 		{"customer", soapsmtp.FolderFailed, 0, 0},
@@ -123,12 +123,19 @@ shop: the Receiver parks it in shop/Maildir/failed/ without calling the handler,
   <mail>.fault.xml: Sender: not a SOAP mail: no application/soap+xml or text/xml part in "text/plain; charset=utf-8"
   nothing is mailed back: the sender of a mail that is not SOAP gets no SOAP fault
 
+== 5. An order whose answer would go to a third party ==
+someone mails order 1003 (100 x tea) with wsa:ReplyTo and wsa:FaultTo mailto:victim@elsewhere.example
+shop: mail from buyer@customer.example, Message-ID <order-1003@customer.example>, Subject "urn:example:orders:PurchaseOrder"
+shop: the document.Handler refuses it before the order handler runs (0 runs for order 1003); it is parked in shop/Maildir/failed/, beside a fault file:
+  <mail>.fault.xml: Sender: reply address "mailto:victim@elsewhere.example": mailbox "victim@elsewhere.example" is not allowed
+  nothing is mailed to the third party: answers go only to the shop's customers (core.ReplyPolicy)
+
 == What is left in the Maildirs ==
 shop/Maildir/
   new/     0 mails
   work/    0 mails
   done/    3 mails
-  failed/  1 mail, 1 fault file
+  failed/  2 mails, 2 fault files
 customer/Maildir/
   new/     0 mails
   work/    0 mails

@@ -160,11 +160,15 @@ func run(ctx context.Context, w io.Writer, dir string, log *slog.Logger) (err er
 	// Pollers, Clients and server close (closers run last first).
 	sctx, stopServing := context.WithCancel(ctx)
 	var serving sync.WaitGroup
+	// Answers go by file drop only, and the FTP Sender reaches only this
+	// server: an order naming an http: or mailto: ReplyTo, or a folder on
+	// another server, is parked in failed/ before its handler runs.
+	policy := core.ReplyPolicy{Schemes: []string{soapftp.Scheme}}
 	serve := func(r core.Receiver, h core.Handler, replies core.Sender) {
 		serving.Add(1)
 		go func() {
 			defer serving.Done()
-			if err := core.Serve(sctx, r, h, replies, core.WithConcurrency(4), core.WithLogger(log)); err != nil {
+			if err := core.Serve(sctx, r, h, replies, core.WithReplyPolicy(policy), core.WithConcurrency(4), core.WithLogger(log)); err != nil {
 				fmt.Fprintln(w, "serve:", err)
 			}
 		}()
