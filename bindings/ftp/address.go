@@ -53,7 +53,7 @@ func ParseAddress(s string) (Address, error) {
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return Address{}, fmt.Errorf("%w: %q: bad port", ErrAddress, s)
 	}
-	if !validHost(host) {
+	if !drop.ValidHost(host) {
 		return Address{}, fmt.Errorf("%w: %q: bad host", ErrAddress, s)
 	}
 	dir, err := cleanDir(u.Path)
@@ -61,28 +61,6 @@ func ParseAddress(s string) (Address, error) {
 		return Address{}, fmt.Errorf("%w: %q: %v", ErrAddress, s, err)
 	}
 	return Address{Host: net.JoinHostPort(host, port), Dir: dir}, nil
-}
-
-// validHost reports whether h is an IP address or a DNS name.
-func validHost(h string) bool {
-	if net.ParseIP(h) != nil {
-		return true
-	}
-	if h == "" || len(h) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(strings.TrimSuffix(h, "."), ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' && c != '_' {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // cleanDir checks a folder path and makes it absolute and clean.

@@ -2,6 +2,7 @@ package drop
 
 import (
 	"fmt"
+	"net"
 	"path"
 	"strings"
 )
@@ -112,4 +113,27 @@ func CleanDir(p string) (string, error) {
 		}
 	}
 	return path.Clean("/" + p), nil
+}
+
+// ValidHost reports whether h (lower case, no port) is an IP address or a
+// DNS name: what the bindings accept as the host of an address.
+func ValidHost(h string) bool {
+	if net.ParseIP(h) != nil {
+		return true
+	}
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(h, "."), ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }
