@@ -119,6 +119,7 @@ func TestStalledDownload(t *testing.T) {
 		require.NoError(t, d.Ack(ctx(t)))
 	}
 	assert.ElementsMatch(t, ids, got)
+	go p.Receive(ctx(t))              // serves the inbox until the test ends: the stalled file too
 	lb.contains(t, "download failed") // cut off by the stall limit or the I/O timeout, whichever strikes first
 	require.Eventually(t, func() bool {
 		_, err := os.Stat(path.Join(root, "ep/inbox/stall.xml"))

@@ -12,9 +12,10 @@ import (
 // the inbox, claims a file by renaming it into the work folder (the rename
 // is the lock: of several Pollers on one endpoint exactly one wins),
 // downloads it within the Limits, and yields it as a core.Delivery. Claims
-// and downloads run in the background of Receive, a few at once, each cut
-// off when it stays silent for the Client's I/O timeout, so one stalled
-// file never holds up the listing or the others. Ack deletes the claimed
+// and downloads run in the background of Receive, one after another, each
+// cut off when it stays silent for the Client's I/O timeout; the next
+// starts beside one that has run for a second, so one stalled file never
+// holds up the listing or the others. Ack deletes the claimed
 // file (or moves it to the done folder); Nack parks it in the failed folder
 // with a .fault.xml beside it, except that a Nack caused by
 // context.Canceled (a shutdown) returns it to the inbox. Claims are leased:

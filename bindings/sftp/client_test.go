@@ -210,6 +210,7 @@ func TestStalledDownload(t *testing.T) {
 		require.NoError(t, d.Ack(ctx(t)))
 	}
 	assert.ElementsMatch(t, ids, got)
+	go p.Receive(ctx(t)) // serves the inbox until the test ends: the stalled file too
 	// Cut off by the engine's stall limit or by the connection's I/O
 	// timeout, whichever strikes first (both are the I/O timeout).
 	require.Eventually(t, func() bool { return strings.Contains(e.log.String(), "download failed") }, 20*time.Second, 10*time.Millisecond, e.log.String())

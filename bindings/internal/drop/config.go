@@ -39,9 +39,10 @@ type Config struct {
 	SpoolMemory int64
 	SpoolDir    string
 
-	// Transfers is how many files are claimed and downloaded at once, in
-	// the background of Receive (2): one stalled transfer never holds up
-	// the listing or the others.
+	// Transfers is how many files may be claimed and downloaded at once,
+	// in the background of Receive (2). Files are taken one after another;
+	// another transfer starts beside one that has run for a second, so a
+	// stalled transfer never holds up the listing or the others.
 	Transfers int
 	// Stall bounds a transfer's silence: a download that receives nothing
 	// for this long is cut off, its file returned to the inbox and tried

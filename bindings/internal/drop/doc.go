@@ -13,8 +13,9 @@
 //
 //   - a listing entry the file system cannot read (a line too long) is
 //     passed over and logged, the rest of the listing served;
-//   - claims and downloads run in the background of Receive, a few at once
-//     (Config.Transfers), each cut off when it stays silent for
+//   - claims and downloads run in the background of Receive, one after
+//     another, another starting beside one that has run for a second (up
+//     to Config.Transfers), each cut off when it stays silent for
 //     Config.Stall, so one stalled file never holds up the listing or the
 //     others;
 //   - a file that looks unfinished (no Envelope end tag) is taken as it is

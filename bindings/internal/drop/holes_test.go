@@ -135,6 +135,7 @@ func TestStalledTransferCutOff(t *testing.T) {
 	f.put("/ep/inbox/stall.xml", envelope(t, "urn:stall", "stuck"))
 	f.put("/ep/inbox/slow.xml", data)
 	assert.Equal(t, "urn:slow", receiveID(t, p), "a slow download that keeps sending completes")
+	go p.Receive(tctx(t)) // serves the inbox until the test ends
 	require.Eventually(t, func() bool { return lb.count("download failed") == 1 }, 10*time.Second, 5*time.Millisecond, lb.String())
 	assert.Contains(t, lb.String(), "transfer stalled: nothing received for 100ms")
 	require.Eventually(t, func() bool { return len(f.names("/ep/work")) == 0 }, 10*time.Second, 5*time.Millisecond)

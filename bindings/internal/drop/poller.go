@@ -24,9 +24,10 @@ const maxSkipLog = 4096
 // system: it lists the inbox, claims a file by renaming it into the work
 // folder (the rename is the lock: of several Pollers on one endpoint
 // exactly one wins), downloads it within the Limits, and yields it as a
-// core.Delivery. Claims and downloads run in the background of Receive, a
-// few at once (Config.Transfers), each bounded by its own stall limit, so
-// one stalled file holds up neither the listing nor the other files. Ack
+// core.Delivery. Claims and downloads run in the background of Receive,
+// one after another, each bounded by its own stall limit; when one has run
+// for a second, the next starts beside it (up to Config.Transfers), so one
+// stalled file holds up neither the listing nor the other files. Ack
 // deletes the claimed file (or moves it to the done folder); Nack parks it
 // in the failed folder with a .fault.xml beside it, except that a Nack
 // caused by context.Canceled (a shutdown) returns it to the inbox. Claims
@@ -189,8 +190,15 @@ func (p *Poller) Receive(ctx context.Context) (core.Delivery, error) {
 		fruitless := p.listed > 0 && !p.progress && p.running == 0 && len(p.results) == 0
 		p.mu.Unlock()
 		if queued > 0 {
-			// Every transfer slot is busy: wait for one to end.
-			if err := p.wait(ctx, -1); err != nil {
+			// A transfer is running: wait for it to end, or to turn slow
+			// (then the next one starts beside it).
+			p.mu.Lock()
+			slot := time.Duration(-1)
+			if y := p.youngestTransfer(time.Now()); !y.IsZero() && p.running < p.cfg.Transfers {
+				slot = max(0, time.Until(y.Add(slowTransfer)))
+			}
+			p.mu.Unlock()
+			if err := p.wait(ctx, slot); err != nil {
 				return nil, err
 			}
 			continue
@@ -240,6 +248,18 @@ func (p *Poller) backoffInterval() time.Duration {
 // inbox again without waiting for it.
 const slowTransfer = time.Second
 
+// youngestTransfer returns when the youngest transfer that has run for
+// less than slowTransfer started (zero when none has); p.mu held.
+func (p *Poller) youngestTransfer(now time.Time) time.Time {
+	var t time.Time
+	for _, at := range p.inflight {
+		if now.Sub(at) < slowTransfer && at.After(t) {
+			t = at
+		}
+	}
+	return t
+}
+
 // oldestTransfer returns when the oldest transfer in flight started; p.mu
 // held.
 func (p *Poller) oldestTransfer() time.Time {
@@ -277,11 +297,16 @@ func (p *Poller) next() (result, bool) {
 	return result{}, false
 }
 
-// launch starts transfers for queued files while slots are free.
+// launch starts a transfer for the next queued file when no transfer is
+// running, or when those running have all run for slowTransfer (stalled,
+// perhaps, or just large): files are taken one after another, as one
+// connection would, and a slow one never holds up the others, up to
+// Config.Transfers at once.
 func (p *Poller) launch() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for p.running < p.cfg.Transfers && len(p.queue) > 0 {
+	now := time.Now()
+	for p.running < p.cfg.Transfers && len(p.queue) > 0 && p.youngestTransfer(now).IsZero() {
 		select {
 		case <-p.closed:
 			return

@@ -2,6 +2,7 @@ package drop_test
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -69,16 +70,29 @@ func TestStaleClaimReturned(t *testing.T) {
 }
 
 // TestCloseReturnsFiles: Close returns every file the Poller holds (a
-// delivery handed out, one read and waiting) to the inbox; a later Ack of
-// the first fails, and Receive says closed.
+// delivery handed out, one read and waiting for a Receive) to the inbox; a
+// later Ack of the first fails, and Receive says closed.
 func TestCloseReturnsFiles(t *testing.T) {
 	f := newFakeFS()
-	p, _ := newPoller(t, f, drop.Config{Transfers: 2})
+	release := make(chan struct{})
+	f.openHook = func(ctx context.Context, p string) io.ReadCloser {
+		if strings.HasSuffix(p, ".b.xml") {
+			<-release // b's download waits until the test lets it go
+		}
+		return nil
+	}
+	p, _ := newPoller(t, f, drop.Config{})
 	f.put("/ep/inbox/a.xml", envelope(t, "urn:a", "a"))
-	f.put("/ep/inbox/b.xml", envelope(t, "urn:b", "b"))
 	d, err := p.Receive(tctx(t))
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(f.names("/ep/inbox")) == 0 }, 10*time.Second, time.Millisecond)
+	f.put("/ep/inbox/b.xml", envelope(t, "urn:b", "b"))
+	c, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, err = p.Receive(c) // starts b's transfer, which waits
+	cancel()
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	close(release) // b is read, and waits for a Receive that does not come
+	require.Eventually(t, func() bool { return len(f.names("/ep/work")) == 2 }, 10*time.Second, time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // b's read ends (Close returns it either way: read, or still reading)
 	require.NoError(t, p.Close())
 	assert.Equal(t, []string{"a.xml", "b.xml"}, f.names("/ep/inbox"))
 	assert.Empty(t, f.names("/ep/work"))
