@@ -45,6 +45,7 @@ func commands() []command {
 		{"serve", "run bindings from a configuration file until SIGINT or SIGTERM", runServe},
 		{"inspect", "read an envelope and report what it holds, or the fault it would raise", runInspect},
 		{"wsdl", "read a WSDL contract and print its services, ports, operations and types", runWSDL},
+		{"gen", "generate a Go package (types, codecs, clients, servers) from a WSDL contract", runGen},
 		{"version", "print the version", runVersion},
 	}
 }

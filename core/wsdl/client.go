@@ -50,10 +50,10 @@ func WithPort(service, port string) ClientOption {
 	return clientOptionFunc(func(c *clientConfig) { c.service, c.port = service, port })
 }
 
-// WithVersion chooses the first SOAP port of SOAP version v.
-func WithVersion(v core.Version) ClientOption {
-	return clientOptionFunc(func(c *clientConfig) { c.version = v })
-}
+// WithVersion chooses the first SOAP port of SOAP version v (NewClient,
+// FindEndpoint), or sends envelopes of version v instead of the port's (a
+// generated client: NewStub).
+func WithVersion(v core.Version) VersionOption { return versionOption(v) }
 
 // WithEndpoint uses an endpoint already chosen (one of the contract's
 // Endpoints).

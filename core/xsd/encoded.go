@@ -38,41 +38,12 @@ func (c *Codec) decodeEncoded(r TokenReader, el *Element) (*Value, error) {
 		tops = append(tops, v)
 		d.ended = false
 	}
-	ids := map[string]*Value{}
-	var index func(v *Value, depth int) error
-	index = func(v *Value, depth int) error {
-		if depth > maxValueDepth {
-			return errorAt(nil, "values nest deeper than %d", maxValueDepth)
-		}
-		if id := encodedAttr(v, "id"); id != "" {
-			if _, dup := ids[id]; dup {
-				return errorAt([]string{v.Name.Local}, "the id %q is carried twice", id)
-			}
-			ids[id] = v
-		}
-		for _, ch := range v.Elems {
-			if err := index(ch, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var main *Value
-	for _, t := range tops {
-		if err := index(t, 0); err != nil {
-			return nil, err
-		}
-		if main == nil && encodedAttr(t, "root") != "0" {
-			main = t
-		}
-	}
-	if main == nil {
-		return nil, errorAt(nil, "the element %s is missing", qn(el.Name))
-	}
-	budget := maxEncodedNodes
-	resolved, err := resolveRefs(main, ids, 0, &budget, nil)
+	resolved, err := resolveTops(tops)
 	if err != nil {
 		return nil, err
+	}
+	if resolved == nil {
+		return nil, errorAt(nil, "the element %s is missing", qn(el.Name))
 	}
 	var buf bytes.Buffer
 	e := &encoder{c: c, x: newWriter(&buf)}

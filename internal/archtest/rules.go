@@ -57,6 +57,9 @@ var Table = map[string]Rule{
 	"core/rpc":      {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"core/wsdl":     {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	"core/xsd":      {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	// the generator (WSDL to Go source): core packages and stdlib; the code it
+	// writes imports core packages only.
+	"gen": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	// conformance suites and Pipe: core, stdlib, testify.
 	"core/coretest": {Imports: join([]string{"std", "github.com/stretchr/testify/..."}, coreOnly), Tests: testOnly},
 	// document-style conversations: core packages and stdlib, never a binding.

@@ -87,3 +87,24 @@ func goCommand() (string, error) {
 	}
 	return p, nil
 }
+
+// Go runs the go command with args in dir (an absolute path, or one
+// relative to the test's package folder), with env added to the
+// environment, and returns its output and its error: what a test that
+// builds or vets a generated module runs.
+func Go(t testing.TB, dir string, env []string, args ...string) (string, error) {
+	t.Helper()
+	gocmd, err := goCommand()
+	if err != nil {
+		t.Fatalf("buildcheck: %v", err)
+	}
+	ctx := t.Context()
+	cmd := exec.CommandContext(ctx, gocmd, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), env...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("buildcheck: go %s in %s: %v", strings.Join(args, " "), dir, ctx.Err())
+	}
+	return string(out), err
+}
