@@ -17,7 +17,12 @@ import (
 	"github.com/soapwire/soapwire/core/coretest"
 )
 
-func TestMain(m *testing.M) { os.Exit(coretest.RunWithPeerSummary(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(crashChildEnv) != "" {
+		os.Exit(crashChild())
+	}
+	os.Exit(coretest.RunWithPeerSummary(m))
+}
 
 // TestConformance runs core/coretest's Sender/Receiver and Serve suites
 // over the embedded server: each pair is a fresh endpoint, a Sender and a
