@@ -22,12 +22,17 @@ var errSpoolLimit = errors.New("file drop: spool limit")
 
 // fill reads r into a spool: up to memMax bytes in memory, then into a
 // temporary file in dir. It stops with errSpoolLimit after max bytes (max
-// < 0: no bound).
-func fill(r io.Reader, max, memMax int64, dir string) (*spool, error) {
+// < 0: no bound). size is what the listing said the file holds: the
+// memory is taken at once for it (within memMax), so the first read asks
+// for the whole file, not 512 bytes (each read a round trip over SFTP).
+func fill(r io.Reader, size, max, memMax int64, dir string) (*spool, error) {
 	if max >= 0 {
 		r = io.LimitReader(r, max+1)
 	}
 	var buf bytes.Buffer
+	if size > 0 && memMax > 0 {
+		buf.Grow(int(min(size, memMax)) + bytes.MinRead)
+	}
 	n, err := io.Copy(&buf, io.LimitReader(r, memMax+1))
 	if err != nil {
 		return nil, err

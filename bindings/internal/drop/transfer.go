@@ -51,7 +51,7 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	if p.max >= 0 && e.Size > p.max {
 		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, p.max), false, e)
 	}
-	sp, err := p.download(ctx, d)
+	sp, err := p.download(ctx, d, e.Size)
 	switch {
 	case errors.Is(err, errSpoolLimit):
 		return nil, p.refuse(ctx, d, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max), false, e)
@@ -110,10 +110,10 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	return d, nil
 }
 
-// download reads the claimed file into a spool. The transfer has its own
+// download reads the claimed file (listed with size bytes) into a spool. The transfer has its own
 // stall limit: when nothing arrives for Config.Stall, it is cut off with
 // ErrStalled.
-func (p *Poller) download(ctx context.Context, d *delivery) (*spool, error) {
+func (p *Poller) download(ctx context.Context, d *delivery, size int64) (*spool, error) {
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stall := p.cfg.Stall
@@ -124,7 +124,7 @@ func (p *Poller) download(ctx context.Context, d *delivery) (*spool, error) {
 	d.mu.Unlock()
 	if err == nil {
 		var sp *spool
-		sp, err = fill(&watched{r: rc, dog: dog, every: stall}, p.max, p.cfg.SpoolMemory, p.cfg.SpoolDir)
+		sp, err = fill(&watched{r: rc, dog: dog, every: stall}, size, p.max, p.cfg.SpoolMemory, p.cfg.SpoolDir)
 		cerr := rc.Close()
 		switch {
 		case errors.Is(err, errSpoolLimit):
