@@ -30,7 +30,9 @@ import (
 //     scheme's default when the address names none). If Hosts is empty,
 //     any host is allowed except, unless Private is set, a loopback,
 //     private, link-local, shared (CGNAT), multicast or unspecified IP
-//     address and the names "localhost" and "*.localhost" (the soapwire
+//     address and the names "localhost" and "*.localhost" (a name that
+//     resolves to such an address is refused where the answer connects:
+//     NeedsDialCheck; the soapwire
 //     FTP, SFTP and NATS Senders never connect where an address says: ftp,
 //     ftps, sftp and nats addresses are not held to this, their Senders
 //     refuse other servers than their own; so do the imap Appender's imap
@@ -68,8 +70,10 @@ type ReplyPolicy struct {
 	Hosts []string
 	// Private lets an address name a loopback, private or link-local host
 	// when Hosts is empty. Off by default: a request cannot make the
-	// service post to 127.0.0.1, 10.0.0.0/8 or 169.254.169.254. Host names
-	// are not resolved: list Hosts to rule out names that point inside.
+	// service post to 127.0.0.1, 10.0.0.0/8 or 169.254.169.254. Allow
+	// judges names by their text; a name that resolves to such an address
+	// is refused where the answer's connection is made (NeedsDialCheck,
+	// DialControl: bindings/http's Transport), after the handler ran.
 	Private bool
 	// Subjects, when not empty, are the NATS subjects answers may be
 	// published to (patterns with NATS wildcards).

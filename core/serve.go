@@ -79,7 +79,11 @@ func WithReplyPolicy(p ReplyPolicy) ServeOption { return func(c *serveConfig) { 
 //   - the delivery is Acked only after the reply or fault was handed to
 //     replies, or when there is nothing to send (one-way; ReplyTo none);
 //   - it is Nacked, with the reason, when sending fails, or when a fault has
-//     no address to go to (the binding parks it with its fault);
+//     no address to go to (the binding parks it with its fault). Answers
+//     are sent with a ctx marked by WithAnswerPolicy, so a Sender that
+//     connects where the address says refuses a host name that resolves to
+//     a private address (DialControl); such a refusal (ErrReplyRefused) is
+//     Nacked as malformed too: it is parked, not retried;
 //   - when ctx ends (after WithShutdownGrace, if set) and the handler then
 //     fails with the context's error, the message was not processed: it is
 //     Nacked with an error wrapping context.Canceled, not faulted, so the
@@ -193,6 +197,9 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, unreada
 	reply, err := h.ServeSOAP(withReplyPolicy(ctx, &c.policy), m)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.settle)
 	defer cancel()
+	// what is sent with sctx goes where the peer said: a Sender that
+	// connects by name checks where it connects (WithAnswerPolicy)
+	sctx = WithAnswerPolicy(sctx, c.policy)
 	if err != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The handler stopped because Serve is stopping: the message was
 		// not processed, and is no fault of its sender.
@@ -230,7 +237,7 @@ func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, unreada
 					return
 				}
 				c.log.ErrorContext(ctx, "soap: sending the reply failed", append(attrs, slog.Any("err", serr))...)
-				c.settleNack(ctx, d, fmt.Errorf("core: send reply to %s: %w", to, serr))
+				c.settleNack(ctx, d, sendCause("reply", to, m.Version(), serr))
 				return
 			}
 		}
@@ -271,7 +278,7 @@ func (c *serveConfig) fault(ctx, sctx context.Context, d Delivery, m *Message, f
 	fm.To, fm.Action = to, FaultAction
 	if serr := replies.Send(sctx, fm); serr != nil {
 		c.log.ErrorContext(ctx, "soap: sending the fault failed", append(attrs, slog.Any("err", serr))...)
-		c.settleNack(ctx, d, fmt.Errorf("core: send fault to %s: %w", to, serr))
+		c.settleNack(ctx, d, sendCause("fault", to, m.Version(), serr))
 		return
 	}
 	c.log.InfoContext(ctx, "soap: fault sent", append(attrs, slog.String("to", to), slog.String("fault", f.Error()))...)
@@ -287,4 +294,19 @@ func (c *serveConfig) ack(ctx, sctx context.Context, d Delivery, attrs []any) {
 	if err := d.Ack(sctx); err != nil {
 		c.log.ErrorContext(ctx, "soap: ack failed", append(attrs, slog.Any("err", err))...)
 	}
+}
+
+// sendCause is what a delivery whose answer (what: reply or fault) could
+// not be sent to `to` is Nacked with. An address refused where the Sender
+// connects (ErrReplyRefused: a name that resolves to a private address,
+// DialControl) is a Sender fault naming it, in the request's version v,
+// and malformed: sending again cannot help, so the binding parks the
+// message at once with that fault.
+func sendCause(what, to string, v Version, err error) error {
+	if errors.Is(err, ErrReplyRefused) {
+		f := &Fault{Code: CodeSender, Version: v, Reason: fmt.Sprintf("reply address %q cannot be reached from here", to),
+			Cause: fmt.Errorf("core: send %s to %s: %w", what, to, err)}
+		return fmt.Errorf("%w: %w", ErrMalformed, f)
+	}
+	return fmt.Errorf("core: send %s to %s: %w", what, to, err)
 }

@@ -3,6 +3,8 @@ package document
 import (
 	"context"
 	"encoding/xml"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 
@@ -224,8 +226,15 @@ func (h *Handler) deliver(ctx context.Context, m *core.Message, reply *core.Mess
 		return nil, h.park(m, core.ReceiverFault("no outbox to send the reply with"))
 	}
 	reply.To = to
-	if err := h.o.outbox.Send(ctx, reply); err != nil {
+	// `to` is the peer's: a Sender that connects where it says checks
+	// where that is (core.WithAnswerPolicy)
+	if err := h.o.outbox.Send(core.WithAnswerPolicy(ctx, h.policy(ctx)), reply); err != nil {
 		h.o.log.ErrorContext(ctx, "document: sending the reply failed", slog.String("id", m.ID), slog.String("to", to), slog.Any("err", err))
+		if errors.Is(err, core.ErrReplyRefused) {
+			// refused where it would connect (a name that resolves to a
+			// private address): the peer's address, not this side's fault
+			return nil, h.park(m, &core.Fault{Code: core.CodeSender, Reason: fmt.Sprintf("reply address %q cannot be reached from here", to), Cause: err})
+		}
 		return nil, h.park(m, &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err})
 	}
 	return nil, nil

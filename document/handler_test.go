@@ -3,6 +3,7 @@ package document_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -371,4 +372,43 @@ func (d *watchedDelivery) Nack(ctx context.Context, cause error) error {
 	}
 	// park: settle as acked so the Pipe does not redeliver forever
 	return d.Delivery.Ack(ctx)
+}
+
+// answerChecker is a Sender that connects where an answer's address says,
+// as bindings/http's Transport does: it records the answer policy of each
+// Send's ctx and refuses, as the Transport refuses a name that resolves to
+// a private address.
+type answerChecker struct {
+	policies []core.ReplyPolicy
+	marked   []bool
+}
+
+func (a *answerChecker) Send(ctx context.Context, m *core.Message) error {
+	p, ok := core.AnswerPolicyOf(ctx)
+	a.policies, a.marked = append(a.policies, p), append(a.marked, ok)
+	return fmt.Errorf("http: post %s: dial tcp: %w", m.To, core.DialControl("tcp", "127.0.0.1:80", nil))
+}
+
+func (a *answerChecker) CheckAddress(string) error { return nil }
+
+// TestHandlerAnswerRefusedWhereItConnects: the Handler sends an answer
+// with its policy in the ctx (core.WithAnswerPolicy), and an answer the
+// Sender refuses where it connects is a Sender fault naming the address,
+// with core.ErrReplyRefused (core.Serve parks it at once), not a Receiver
+// fault to retry.
+func TestHandlerAnswerRefusedWhereItConnects(t *testing.T) {
+	snd := &answerChecker{}
+	policy := core.ReplyPolicy{Schemes: []string{"http"}}
+	h := document.NewHandler(confirm, document.WithOutbox(document.NewOutbox(map[string]core.Sender{"http": snd})),
+		document.WithReplyPolicy(policy))
+	m := reread(t, document.NewMessage("pipe:x", order{Qty: 1}, document.WithReplyTo("http://inside.partner.example/replies")))
+	_, err := h.ServeSOAP(testCtx(t), m)
+	require.Error(t, err)
+	f := core.FaultOf(err)
+	assert.Equal(t, core.CodeSender, f.Code)
+	assert.ErrorIs(t, err, core.ErrReplyRefused)
+	assert.Contains(t, f.Reason, "http://inside.partner.example/replies")
+	assert.Equal(t, core.NoneAddress, m.FaultTo, "parked: nothing more is sent")
+	assert.Equal(t, []bool{true}, snd.marked, "the answer was sent with the policy in its ctx")
+	assert.Equal(t, policy.Schemes, snd.policies[0].Schemes)
 }

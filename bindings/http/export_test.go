@@ -2,6 +2,7 @@ package http
 
 import (
 	"fmt"
+	"net"
 	"time"
 )
 
@@ -20,3 +21,9 @@ func ContentTypeOf(h string) (fast, parsed string) {
 
 // TransportTimeout is t's WithTimeout bound (<= 0: none).
 func TransportTimeout(t *Transport) time.Duration { return t.o.timeout }
+
+// WithResolver makes the Transport resolve the host names of the answers
+// it checks where they connect with r.
+func WithResolver(r *net.Resolver) TransportOption {
+	return transportOptionFunc(func(c *transportConfig) { c.resolver = r })
+}

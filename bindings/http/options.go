@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -58,6 +59,9 @@ type transportConfig struct {
 	user    string
 	pass    string
 	hasUser bool
+	// resolver resolves the names of checked answers (answerdial.go);
+	// nil: the system's. Set by tests only.
+	resolver *net.Resolver
 }
 
 type serverConfig struct {

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/soapwire/soapwire/core"
 )
@@ -21,6 +24,13 @@ type Transport struct {
 	own    *http.Transport
 	o      transportConfig
 	max    int64 // resolved Limits.MaxBytes of replies; 0: none
+
+	// answers to peer-named addresses that must be checked where they
+	// connect (answerdial.go); made for the first
+	checkedMu   sync.Mutex
+	checkedMade bool
+	checked     *http.Client // nil: the client cannot be checked
+	checkedTr   *http.Transport
 }
 
 var (
@@ -42,6 +52,10 @@ func NewTransport(url string, opts ...TransportOption) *Transport {
 	if t.client == nil {
 		t.own = http.DefaultTransport.(*http.Transport).Clone()
 		t.own.MaxIdleConnsPerHost = 64
+		if t.o.resolver != nil {
+			d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Resolver: t.o.resolver}
+			t.own.DialContext = d.DialContext
+		}
 		t.client = &http.Client{Transport: t.own}
 	}
 	return t
@@ -52,6 +66,12 @@ func NewTransport(url string, opts ...TransportOption) *Transport {
 func (t *Transport) CloseIdleConnections() {
 	if t.own != nil {
 		t.own.CloseIdleConnections()
+	}
+	t.checkedMu.Lock()
+	tr := t.checkedTr
+	t.checkedMu.Unlock()
+	if tr != nil {
+		tr.CloseIdleConnections()
 	}
 }
 
@@ -130,6 +150,10 @@ func sentVersion(m *core.Message) core.Version {
 // post sends m. Small envelopes are sent with a Content-Length; one larger
 // than 64 KiB is streamed (chunked) as it is written.
 func (t *Transport) post(ctx context.Context, url string, m *core.Message, p *progress) (*http.Response, error) {
+	client, err := t.answerClient(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("http: post %s: %w", url, err)
+	}
 	v := sentVersion(m)
 	enc := encode(m)
 	select {
@@ -171,7 +195,7 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message, p *pr
 	if t.o.hasUser {
 		req.SetBasicAuth(t.o.user, t.o.pass)
 	}
-	resp, err := t.client.Do(req)
+	resp, err := client.Do(req)
 	if enc.pr != nil {
 		enc.pr.Close()
 		<-enc.done
