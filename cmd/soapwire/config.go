@@ -167,10 +167,17 @@ type natsConfig struct {
 }
 
 type outboxConfig struct {
-	SMTP *smtpOutConfig `json:"smtp,omitempty"`
-	FTP  *ftpOutConfig  `json:"ftp,omitempty"`
-	NATS *natsOutConfig `json:"nats,omitempty"`
-	HTTP *credentials   `json:"http,omitempty"` // Basic credentials sent with every HTTP request
+	SMTP *smtpOutConfig    `json:"smtp,omitempty"`
+	FTP  *ftpOutConfig     `json:"ftp,omitempty"`
+	SFTP *sftpRemoteConfig `json:"sftp,omitempty"` // an SFTP account to drop on (sftp:// addresses there)
+	File *fileOutConfig    `json:"file,omitempty"` // a local folder to drop in (file:// addresses below it)
+	NATS *natsOutConfig    `json:"nats,omitempty"`
+	HTTP *credentials      `json:"http,omitempty"` // Basic credentials sent with every HTTP request
+}
+
+// fileOutConfig is where file:// replies and forwards may be written.
+type fileOutConfig struct {
+	Root string `json:"root"` // absolute; nothing is written outside it
 }
 
 type smtpOutConfig struct {
@@ -315,6 +322,18 @@ func (c *config) check() error {
 			bad(field, "%q: want host:port", v)
 		}
 	}
+	sftpRemote := func(field string, r *sftpRemoteConfig) {
+		hostPort(field+".addr", r.Addr, true)
+		if r.User == "" {
+			bad(field+".user", "required")
+		}
+		if r.KeyFile == "" && r.PasswordEnv == "" {
+			bad(field, "give key_file or password_env")
+		}
+		if r.PasswordEnv != "" {
+			creds(field, &credentials{User: r.User, PasswordEnv: r.PasswordEnv})
+		}
+	}
 	if h := c.HTTP; h != nil {
 		hostPort("http.listen", h.Listen, true)
 		if h.Path != "" && !strings.HasPrefix(h.Path, "/") {
@@ -407,16 +426,7 @@ func (c *config) check() error {
 			}
 			creds("sftp.server", &f.Server.credentials)
 		default:
-			hostPort("sftp.remote.addr", f.Remote.Addr, true)
-			if f.Remote.User == "" {
-				bad("sftp.remote.user", "required")
-			}
-			if f.Remote.KeyFile == "" && f.Remote.PasswordEnv == "" {
-				bad("sftp.remote", "give key_file or password_env")
-			}
-			if f.Remote.PasswordEnv != "" {
-				creds("sftp.remote", &credentials{User: f.Remote.User, PasswordEnv: f.Remote.PasswordEnv})
-			}
+			sftpRemote("sftp.remote", f.Remote)
 		}
 		if f.Endpoint == "" || !strings.HasPrefix(f.Endpoint, "/") {
 			bad("sftp.endpoint", "%q: the endpoint's folder, an absolute path such as /orders", f.Endpoint)
@@ -466,6 +476,19 @@ func (c *config) check() error {
 		if f := o.FTP; f != nil {
 			hostPort("outbox.ftp.addr", f.Addr, true)
 			creds("outbox.ftp", &f.credentials)
+		}
+		if f := o.SFTP; f != nil {
+			sftpRemote("outbox.sftp", f)
+		}
+		if f := o.File; f != nil {
+			switch {
+			case !filepath.IsAbs(f.Root):
+				bad("outbox.file.root", "%q: an absolute path", f.Root)
+			case c.File != nil && c.File.Root != "":
+				bad("outbox.file", "give file.root or outbox.file, not both")
+			case c.File != nil && filepath.IsAbs(c.File.Endpoint) && !below(c.File.Endpoint, f.Root):
+				bad("outbox.file.root", "%q: file.endpoint %q is not below it, so its replies could not be written", f.Root, c.File.Endpoint)
+			}
 		}
 		if n := o.NATS; n != nil {
 			natsURL("outbox.nats", n.URL, n.URLEnv, bad)
@@ -534,8 +557,8 @@ func (c *config) handlerFor(own *handlerConfig) *handlerConfig {
 }
 
 // outboxSchemes are the schemes serve can send to: HTTP always, mailto with
-// outbox.smtp, ftp with outbox.ftp or the ftp binding's server, nats with
-// outbox.nats or the nats binding's connection.
+// outbox.smtp, ftp with outbox.ftp or the ftp binding's server, sftp and
+// file likewise, nats with outbox.nats or the nats binding's connection.
 func (c *config) outboxSchemes() map[string]bool {
 	s := map[string]bool{"http": true, "https": true}
 	o := c.Outbox
@@ -545,10 +568,10 @@ func (c *config) outboxSchemes() map[string]bool {
 	if o != nil && o.FTP != nil || c.FTP != nil {
 		s[soapftp.Scheme] = true
 	}
-	if c.SFTP != nil {
+	if o != nil && o.SFTP != nil || c.SFTP != nil {
 		s[soapsftp.Scheme] = true
 	}
-	if c.File != nil {
+	if o != nil && o.File != nil || c.File != nil {
 		s[soapfile.Scheme] = true
 	}
 	if o != nil && o.NATS != nil || c.NATS != nil {
@@ -590,4 +613,10 @@ func (cr *credentials) password() string {
 		return ""
 	}
 	return os.Getenv(cr.PasswordEnv)
+}
+
+// below reports whether the folder p is root or inside it (both absolute).
+func below(p, root string) bool {
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(p))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

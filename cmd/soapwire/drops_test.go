@@ -170,3 +170,64 @@ func scanHostKey(t *testing.T, host, fingerprint string) ssh.PublicKey {
 	require.Equal(t, fingerprint, ssh.FingerprintSHA256(got))
 	return got
 }
+
+// TestServeOutboxDrops: serve on HTTP with outbox.sftp (an SFTP server
+// elsewhere: its host key in known_hosts, the password from the
+// environment) and outbox.file (a local folder) echoes each request to its
+// ReplyTo, routed by scheme: an sftp:// ReplyTo is answered on the SFTP
+// server, a file:// one in the folder; a ReplyTo outside outbox.file's
+// root is refused before the handler runs (nothing written there).
+func TestServeOutboxDrops(t *testing.T) {
+	sftpRoot := t.TempDir()
+	srv, err := soapsftp.StartServer(sftpRoot, "shop", soapsftp.WithPassword("s3cret"))
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	require.NoError(t, os.MkdirAll(filepath.Join(sftpRoot, "replies"), 0o755))
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	require.NoError(t, os.WriteFile(kh, []byte(knownhosts.Line([]string{knownhosts.Normalize(srv.Addr())}, srv.HostKey())+"\n"), 0o600))
+	local := t.TempDir()
+	outside := t.TempDir()
+	s := startServe(t, map[string]any{
+		"handler": map[string]any{"type": "echo"},
+		"http":    map[string]any{"listen": "127.0.0.1:0"},
+		"outbox": map[string]any{
+			"sftp": map[string]any{"addr": srv.Addr(), "user": "shop", "password_env": "TEST_OUT_SFTP_PASSWORD", "known_hosts": kh},
+			"file": map[string]any{"root": local},
+		},
+		"policy": map[string]any{"private": true},
+	}, "TEST_OUT_SFTP_PASSWORD=s3cret")
+	order := writeFile(t, "order.xml", order)
+
+	for _, tc := range []struct{ name, replyTo, dir string }{
+		{"sftp", srv.URL("/replies"), filepath.Join(sftpRoot, "replies")},
+		{"file", soapfile.URL(filepath.Join(local, "replies")), filepath.Join(local, "replies")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "file" {
+				require.NoError(t, os.MkdirAll(tc.dir, 0o755))
+			}
+			res := invocation{args: []string{"send", "--to", s.ready["http"], "--reply-to", tc.replyTo, "--action", "urn:example:po:submit", order}}.run(t)
+			require.Equal(t, 0, res.code, "%s\n%s", res, s.output())
+			id := field(t, res.stdout, "message-id")
+			require.Eventually(t, func() bool {
+				ents, _ := os.ReadDir(tc.dir)
+				for _, e := range ents {
+					data, err := os.ReadFile(filepath.Join(tc.dir, e.Name()))
+					if err == nil && strings.Contains(string(data), id) && strings.Contains(string(data), "RelatesTo") {
+						return true
+					}
+				}
+				return false
+			}, 20*time.Second, 20*time.Millisecond, "no reply to %s in %s:\n%s", id, tc.dir, s.output())
+		})
+	}
+	t.Run("outside the root", func(t *testing.T) {
+		res := invocation{args: []string{"send", "--to", s.ready["http"], "--reply-to", soapfile.URL(outside), "--action", "urn:example:po:submit", order}}.run(t)
+		require.Equal(t, 1, res.code, "%s", res)
+		require.Contains(t, res.stderr, "Sender: reply address \""+soapfile.URL(outside)+"\" cannot be reached from here")
+		ents, err := os.ReadDir(outside)
+		require.NoError(t, err)
+		require.Empty(t, ents)
+	})
+	require.Equal(t, 0, s.stop(t), s.output())
+}

@@ -284,6 +284,27 @@ func TestServeConfig(t *testing.T) {
 				`sftp.endpoint: "in"`, "sftp.concurrency: must not be negative", `file.endpoint: "drops/in"`, `file.root: "x": an absolute path`},
 		},
 		{
+			name: "outbox drops", cfg: `{"http": {"listen": "127.0.0.1:0", "handler": {"type": "echo"}}, "outbox": {"sftp": {"addr": "sftp.example"}, "file": {"root": "out"}}}`,
+			want: []string{`outbox.sftp.addr: "sftp.example": want host:port`, "outbox.sftp.user: required", "outbox.sftp: give key_file or password_env",
+				`outbox.file.root: "out": an absolute path`},
+		},
+		{
+			name: "outbox.file and file.root", cfg: `{"handler": {"type": "echo"}, "file": {"endpoint": "/srv/drops/in", "root": "/srv"}, "outbox": {"file": {"root": "/srv/out"}}}`,
+			want: []string{"outbox.file: give file.root or outbox.file, not both"},
+		},
+		{
+			name: "outbox.file beside the file endpoint", cfg: `{"handler": {"type": "echo"}, "file": {"endpoint": "/srv/drops/in"}, "outbox": {"file": {"root": "/srv/drops/i"}}}`,
+			want: []string{`outbox.file.root: "/srv/drops/i": file.endpoint "/srv/drops/in" is not below it, so its replies could not be written`},
+		},
+		{
+			name: "forward to sftp nowhere", cfg: `{"http": {"listen": "127.0.0.1:0", "handler": {"type": "forward", "to": "sftp://shop@sftp.example/orders/inbox"}}}`,
+			want: []string{`http.handler.to: "sftp://shop@sftp.example/orders/inbox": nothing sends to sftp: addresses (configure outbox.sftp)`},
+		},
+		{
+			name: "forward to a folder nowhere", cfg: `{"http": {"listen": "127.0.0.1:0", "handler": {"type": "forward", "to": "file:///srv/drops/in"}}}`,
+			want: []string{`http.handler.to: "file:///srv/drops/in": nothing sends to file: addresses (configure outbox.file)`},
+		},
+		{
 			name: "sftp server and remote", cfg: `{"handler": {"type": "echo"}, "sftp": {"server": {"listen": "127.0.0.1:0", "root": "/x", "user": "u", "password_env": "P"}, "remote": {"addr": "h:22", "user": "u", "key_file": "/k"}, "endpoint": "/in"}}`,
 			want: []string{"sftp: give server or remote, not both"},
 		},

@@ -193,18 +193,24 @@ func (s *server) connect(cl *closers) error {
 		}
 		c := s.sftpClient
 		cl.add(func() { _ = c.Close() })
-		s.out.addSFTP(c, false, s.log)
 	}
-	if f := cfg.File; f != nil {
-		root := f.Root
-		if root == "" {
-			root = f.Endpoint
+	if o := cfg.Outbox; o != nil && o.SFTP != nil {
+		r := o.SFTP
+		c, err := newSFTPClient(sftpSettings{server: r.Addr, user: r.User, keyFile: r.KeyFile,
+			password: (&credentials{User: r.User, PasswordEnv: r.PasswordEnv}).password(), knownHosts: r.KnownHosts}, s.log)
+		if err != nil {
+			return fmt.Errorf("outbox.sftp.key_file: %w", err)
 		}
+		s.out.addSFTP(c, true, s.log)
+	} else if s.sftpClient != nil {
+		s.out.addSFTP(s.sftpClient, false, s.log)
+	}
+	if root, field := fileOutRoot(cfg); root != "" {
 		if err := os.MkdirAll(root, soapfile.DirMode); err != nil {
-			return fmt.Errorf("file.root: %w", err)
+			return fmt.Errorf("%s: %w", field, err)
 		}
 		if err := s.out.addFile(root, s.log); err != nil {
-			return fmt.Errorf("file.root: %w", err)
+			return fmt.Errorf("%s: %w", field, err)
 		}
 	}
 	if n := cfg.NATS; n != nil {
@@ -479,4 +485,19 @@ func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		}
 	}
 	return fmt.Sprintf("nats %s queue %q", sub.Subject(), queue), stop, nil
+}
+
+// fileOutRoot returns the folder file:// replies and forwards are written
+// below, and the field that gave it: outbox.file.root, else file.root, else
+// the file binding's endpoint; "" when none is configured.
+func fileOutRoot(cfg *config) (root, field string) {
+	switch {
+	case cfg.Outbox != nil && cfg.Outbox.File != nil:
+		return cfg.Outbox.File.Root, "outbox.file.root"
+	case cfg.File != nil && cfg.File.Root != "":
+		return cfg.File.Root, "file.root"
+	case cfg.File != nil:
+		return cfg.File.Endpoint, "file.endpoint"
+	}
+	return "", ""
 }
