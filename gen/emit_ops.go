@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/xml"
 	"fmt"
 )
 
@@ -162,7 +163,12 @@ func (g *generator) emitFaults(f *file) {
 	for _, ft := range g.m.faultList {
 		el := ft.el.el
 		f.use(ft.el.goType)
-		f.p("// %s is the fault whose detail is the element %s, which operations", ft.name, qname(el.Name))
+		if ft.wrapper != (xml.Name{}) {
+			f.p("// %s is the fault whose detail is the element %s holding the", ft.name, qname(ft.wrapper))
+			f.p("// accessor %s (the fault message's part), which operations", el.Name.Local)
+		} else {
+			f.p("// %s is the fault whose detail is the element %s, which operations", ft.name, qname(el.Name))
+		}
 		f.p("// of the contract declare (%s). A client returns it for such a fault", ft.first.Name)
 		f.p("// (errors.As); a server's operation returns it to answer one.")
 		if d := el.Documentation(); d != "" {
@@ -181,7 +187,11 @@ func (g *generator) emitFaults(f *file) {
 		f.p("}")
 		f.p("")
 		f.p("func (e *%s) Error() string {", ft.name)
-		f.p("\treturn %s + e.Reason", goString(el.Name.Local+": "))
+		label := el.Name.Local
+		if ft.wrapper != (xml.Name{}) {
+			label = ft.wrapper.Local
+		}
+		f.p("\treturn %s + e.Reason", goString(label+": "))
 		f.p("}")
 		f.p("")
 		f.p("// As makes errors.As find the *core.Fault: the one received, or the one")
@@ -195,7 +205,18 @@ func (g *generator) emitFaults(f *file) {
 		f.p("\t\t*p = e.Fault")
 		f.p("\t\treturn true")
 		f.p("\t}")
-		f.p("\t*p = wsdl.DetailFault(e.Code, e.Reason, func(enc *xsd.Encoder) error { return %s(enc, e.Detail) })", ft.el.write)
+		if w := ft.wrapper; w != (xml.Name{}) {
+			f.p("\t*p = wsdl.DetailFault(e.Code, e.Reason, func(enc *xsd.Encoder) error {")
+			f.p("\t\tenc.Start(%s, %s)", goString(w.Space), goString(w.Local))
+			f.p("\t\tif err := %s(enc, e.Detail); err != nil {", ft.el.write)
+			f.p("\t\t\treturn err")
+			f.p("\t\t}")
+			f.p("\t\tenc.End()")
+			f.p("\t\treturn nil")
+			f.p("\t})")
+		} else {
+			f.p("\t*p = wsdl.DetailFault(e.Code, e.Reason, func(enc *xsd.Encoder) error { return %s(enc, e.Detail) })", ft.el.write)
+		}
 		f.p("\treturn true")
 		f.p("}")
 		f.p("")

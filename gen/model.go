@@ -37,6 +37,7 @@ type model struct {
 	msgFns     map[msgFnKey][2]string
 	messages   []*message
 	faults     map[*xsd.Element]*fault
+	faultParts map[*wsdl.MessagePart]*fault // faults of type parts
 	faultList  []*fault
 }
 
@@ -62,6 +63,7 @@ func newModel(c *wsdl.Contract) *model {
 		msgStructs:  map[msgKey]*goStruct{},
 		msgFns:      map[msgFnKey][2]string{},
 		faults:      map[*xsd.Element]*fault{},
+		faultParts:  map[*wsdl.MessagePart]*fault{},
 	}
 }
 

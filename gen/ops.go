@@ -53,6 +53,9 @@ type fault struct {
 	name  string // the error type
 	read  string // the function reading its detail
 	first *wsdl.FaultSignature
+	// wrapper, for a type part, is the element around its accessor: the
+	// fault message's name (see faultOf).
+	wrapper xml.Name
 }
 
 // operation is one operation of one endpoint.
@@ -186,18 +189,51 @@ type msgFnKey struct {
 }
 
 // faultOf returns the typed error of a fault signature's detail element.
+//
+// A fault message whose part has a type, not an element (rpc contracts,
+// rpc/encoded above all), has its detail written as gSOAP writes and
+// reads it: the part's accessor, unqualified as rpc accessors are, inside
+// an element named as the fault's message in the soap:fault namespace
+// (<tns:CalcFault><fault>...</fault></tns:CalcFault>); the error type is
+// named after the message, the part's name being as generic as "fault".
+// zeep, suds and node-soap read that form as they read gSOAP's; clients
+// accept it and the bare accessor (wsdl.Stub).
 func (m *model) faultOf(fs *wsdl.FaultSignature) *fault {
 	if fs.Element == nil {
 		return nil
 	}
-	if f := m.faults[fs.Element]; f != nil {
+	var part *wsdl.MessagePart
+	if fs.Message != nil && len(fs.Message.Parts) == 1 && fs.Message.Parts[0].Element == nil {
+		part = fs.Message.Parts[0]
+	}
+	if f := m.faults[fs.Element]; f != nil && part == nil {
 		return f
 	}
-	ef := m.elemFuncsOf(fs.Element)
-	f := &fault{el: ef, first: fs}
-	f.name = m.names.name(goName(fs.Element.Name.Local) + "Error")
-	f.read = m.locals.name("readFault" + goName(fs.Element.Name.Local))
-	m.faults[fs.Element] = f
+	if f := m.faultParts[part]; f != nil && part != nil {
+		return f
+	}
+	el, base := fs.Element, goName(fs.Element.Name.Local)
+	var wrapper xml.Name
+	if part != nil {
+		cp := *fs.Element
+		cp.Name.Space = ""
+		el = &cp
+		ns := fs.Namespace
+		if ns == "" {
+			ns = fs.Message.Name.Space
+		}
+		wrapper = xml.Name{Space: ns, Local: fs.Message.Name.Local}
+		base = goName(fs.Message.Name.Local)
+	}
+	ef := m.elemFuncsOf(el)
+	f := &fault{el: ef, first: fs, wrapper: wrapper}
+	f.name = m.names.name(base + "Error")
+	f.read = m.locals.name("readFault" + base)
+	if part != nil {
+		m.faultParts[part] = f
+	} else {
+		m.faults[fs.Element] = f
+	}
 	m.faultList = append(m.faultList, f)
 	return f
 }

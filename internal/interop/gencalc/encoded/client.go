@@ -19,7 +19,7 @@ var opCalcEncodedSoap11SumArray = wsdl.StubOperation{Name: "sumArray", Action: "
 
 var opCalcEncodedSoap11EchoStruct = wsdl.StubOperation{Name: "echoStruct", Action: "urn:soapwire:interop:calc-encoded#echoStruct", RPC: true, Encoded: true, OneWay: false, Faults: []wsdl.StubFault{}}
 
-var opCalcEncodedSoap11Fail = wsdl.StubOperation{Name: "fail", Action: "urn:soapwire:interop:calc-encoded#fail", RPC: true, Encoded: true, OneWay: false, Faults: []wsdl.StubFault{{Name: "CalcFault", Message: "CalcFault", Element: xml.Name{Space: "urn:soapwire:interop:calc-encoded", Local: "fault"}, Read: readFaultFault}}}
+var opCalcEncodedSoap11Fail = wsdl.StubOperation{Name: "fail", Action: "urn:soapwire:interop:calc-encoded#fail", RPC: true, Encoded: true, OneWay: false, Faults: []wsdl.StubFault{{Name: "CalcFault", Message: "CalcFault", Element: xml.Name{Space: "", Local: "fault"}, Read: readFaultCalcFault}}}
 
 // CalcEncodedSoap11Client calls the operations of the port CalcEncodedService/CalcEncodedSoap11 (SOAP 1.1) over any
 // core.RoundTripper: HTTP, NATS, mail.
@@ -104,7 +104,7 @@ func (c *CalcEncodedSoap11Client) EchoStruct(ctx context.Context, in *EchoStruct
 
 // Fail calls the operation fail.
 //
-// A fault it declares is returned as *FaultError (errors.As).
+// A fault it declares is returned as *CalcFaultError (errors.As).
 func (c *CalcEncodedSoap11Client) Fail(ctx context.Context, in *FailRequest, opts ...wsdl.CallOption) (*FailResponse, error) {
 	var out *FailResponse
 	var headers []wsdl.StubHeader

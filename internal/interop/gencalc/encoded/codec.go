@@ -740,18 +740,18 @@ func (v *SumArrayResponse) DecodeXSD(d *xsd.Decoder, st *xsd.Start) error {
 // XSDType returns the schema type's name (zero for an anonymous type).
 func (*SumArrayResponse) XSDType() xml.Name { return xml.Name{} }
 
-// writeFault writes the element {urn:soapwire:interop:calc-encoded}fault holding v (nil: xsi:nil).
+// writeFault writes the element fault holding v (nil: xsi:nil).
 func writeFault(e *xsd.Encoder, v *CalcFault) error {
 	if v == nil {
 		return e.Errorf("the element fault is required and not nillable: give a value")
 	}
-	if err := e.Struct("urn:soapwire:interop:calc-encoded", "fault", v, "urn:soapwire:interop:calc-encoded", "CalcFault"); err != nil {
+	if err := e.Struct("", "fault", v, "urn:soapwire:interop:calc-encoded", "CalcFault"); err != nil {
 		return err
 	}
 	return nil
 }
 
-// readFault reads the element {urn:soapwire:interop:calc-encoded}fault whose start tag d has just taken (st); nil
+// readFault reads the element fault whose start tag d has just taken (st); nil
 // for xsi:nil.
 func readFault(d *xsd.Decoder, st *xsd.Start) (*CalcFault, error) {
 	var out *CalcFault

@@ -8,10 +8,11 @@ import (
 	"github.com/soapwire/soapwire/core/xsd"
 )
 
-// FaultError is the fault whose detail is the element {urn:soapwire:interop:calc-encoded}fault, which operations
+// CalcFaultError is the fault whose detail is the element {urn:soapwire:interop:calc-encoded}CalcFault holding the
+// accessor fault (the fault message's part), which operations
 // of the contract declare (CalcFault). A client returns it for such a fault
 // (errors.As); a server's operation returns it to answer one.
-type FaultError struct {
+type CalcFaultError struct {
 	// Code is the fault's code (a server's: Sender when zero).
 	Code core.Code
 	// Reason is the fault's reason text.
@@ -22,13 +23,13 @@ type FaultError struct {
 	Fault *core.Fault
 }
 
-func (e *FaultError) Error() string {
-	return "fault: " + e.Reason
+func (e *CalcFaultError) Error() string {
+	return "CalcFault: " + e.Reason
 }
 
 // As makes errors.As find the *core.Fault: the one received, or the one
 // a server answers (its detail written by the contract).
-func (e *FaultError) As(target any) bool {
+func (e *CalcFaultError) As(target any) bool {
 	p, ok := target.(**core.Fault)
 	if !ok {
 		return false
@@ -37,14 +38,21 @@ func (e *FaultError) As(target any) bool {
 		*p = e.Fault
 		return true
 	}
-	*p = wsdl.DetailFault(e.Code, e.Reason, func(enc *xsd.Encoder) error { return writeFault(enc, e.Detail) })
+	*p = wsdl.DetailFault(e.Code, e.Reason, func(enc *xsd.Encoder) error {
+		enc.Start("urn:soapwire:interop:calc-encoded", "CalcFault")
+		if err := writeFault(enc, e.Detail); err != nil {
+			return err
+		}
+		enc.End()
+		return nil
+	})
 	return true
 }
 
-func readFaultFault(d *xsd.Decoder, st *xsd.Start, f *core.Fault) (error, error) {
+func readFaultCalcFault(d *xsd.Decoder, st *xsd.Start, f *core.Fault) (error, error) {
 	detail, err := readFault(d, st)
 	if err != nil {
 		return nil, err
 	}
-	return &FaultError{Code: f.Code, Reason: f.Reason, Detail: detail, Fault: f}, nil
+	return &CalcFaultError{Code: f.Code, Reason: f.Reason, Detail: detail, Fault: f}, nil
 }

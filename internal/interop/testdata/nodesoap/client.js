@@ -9,7 +9,8 @@
 // harness's text form (see ../python/peer.py): PATH=JSON-STRING, PATH=nil,
 // calls separated by "--". node-soap keeps attributes under "attributes"
 // and an element with attributes' text under "$value"; both are printed by
-// the element's path.
+// the element's path (an empty simple-typed element with attributes, such
+// as xsi:type, has no "$value" and prints as the empty string).
 'use strict';
 const fs = require('fs');
 const soap = require('soap');
@@ -135,6 +136,11 @@ function walk(path, value, desc) {
     if (!XSI.includes(k) && !k.startsWith('xmlns')) out(path + '.' + k, v);
   }
   if ('$value' in value) out(path, value.$value);
+  else if (typeof desc === 'string' && Object.keys(value).every((k) => k === 'attributes' || k === '$attributes')) {
+    // A simple-typed element with attributes (xsi:type) and no text:
+    // node-soap gives only its attributes; its value is the empty string.
+    out(path, '');
+  }
   for (const [k, v] of Object.entries(value)) {
     if (k === 'attributes' || k === '$attributes' || k === '$value') continue;
     const sub = desc && typeof desc === 'object' ? desc[k] || desc[k + '[]'] : null;
