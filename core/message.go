@@ -20,6 +20,14 @@ type Message struct {
 	// Meta holds binding properties, prefixed by binding: "smtp.message-id",
 	// "http.status". Never written into the envelope.
 	Meta map[string]string
+	// Attachments are the MIME parts besides the root (the envelope), in
+	// package order: read by ReadPackage, written by WriteTo when
+	// Packaging is MTOM or SwA.
+	Attachments []*Attachment
+	Packaging   Packaging // how m was read, how it is written
+
+	pkg    packageIDs   // the boundary and root Content-ID, fixed on first use
+	spools []*spoolFile // what Close releases
 }
 
 // NewMessage returns a message of version v with the given body.
@@ -108,13 +116,26 @@ func (m *Message) FaultReply(f *Fault) *Message {
 	return m.Reply(FaultBody(f))
 }
 
-// WriteTo writes the envelope with the addressing headers.
+// WriteTo writes the envelope with the addressing headers; with Packaging
+// MTOM or SwA, the whole MIME package (see ContentType), else the envelope
+// alone (a message with Attachments then fails: they need a package).
 func (m *Message) WriteTo(w io.Writer) (int64, error) {
 	return m.Write(w, WriteOptions{})
 }
 
 // Write writes the envelope with the addressing headers, with options.
 func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
+	if m.Packaging != Inline {
+		return m.writePackage(w, o)
+	}
+	if len(m.Attachments) > 0 {
+		return 0, errInlineAttachments
+	}
+	return m.writeEnvelope(w, o)
+}
+
+// writeEnvelope writes the envelope alone.
+func (m *Message) writeEnvelope(w io.Writer, o WriteOptions) (int64, error) {
 	env := m.Envelope
 	if env == nil {
 		env = &Envelope{}

@@ -313,9 +313,10 @@ func TestReadErrorIsSticky(t *testing.T) {
 func TestDefaultLimits(t *testing.T) {
 	assert.Equal(t, core.Limits{
 		MaxBytes: 16 << 20, MaxHeaderBytes: 64 << 10, MaxDepth: 128, MaxAttrs: 64, MaxNSDecls: 32, MaxNameLen: 256,
+		MaxParts: 100, MaxPartBytes: 16 << 20, MaxPackageBytes: 64 << 20, MaxPartHeaderBytes: 8 << 10, SpoolThreshold: 1 << 20,
 	}, core.DefaultLimits())
 	u := core.Unlimited()
-	assert.Equal(t, core.Limits{-1, -1, -1, -1, -1, -1}, u)
+	assert.Equal(t, core.Limits{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, ""}, u)
 }
 
 // limitCase builds an input that needs exactly n of a limit.
