@@ -20,6 +20,9 @@ type Case struct {
 const (
 	// Text has characters XML must escape and some outside ASCII.
 	Text = `héllo <&> "wörld" ünïcode €`
+	// MaxInt and MinInt are the edges of xsd:int, which add's operands are.
+	MaxInt = 2147483647
+	MinInt = -2147483648
 )
 
 // person is the full Person of the cases (an attribute on Person and on
@@ -69,8 +72,8 @@ func echoed(prefix string, args Args) Values {
 }
 
 // Cases returns the calls that exercise contract c in SOAP version v, each
-// with the values its reply holds: echoString of Text and of "", add,
-// echoStruct of a full and of a plain Person (Encoded: sumArray and one
+// with the values its reply holds: echoString of Text and of "", add (of
+// positive operands, negative ones, and MaxInt and MinInt), echoStruct of a full and of a plain Person (Encoded: sumArray and one
 // Person), and fail, whose fault has the code Client (1.1) or Sender (1.2),
 // the string "calc refused: E42" and the detail CalcFault{code: E42,
 // message: "failure E42 as asked"} (Encoded: the detail's part accessor
@@ -91,6 +94,8 @@ func Cases(c Contract, v core.Version) []Case {
 			{"echoString", call("echoString", Args{"EchoText": Text}), Values{"EchoedText": Text}},
 			{"echoString/empty", call("echoString", Args{"EchoText": ""}), Values{"EchoedText": ""}},
 			{"add", call("add", Args{"Operands.a": 40, "Operands.b": 2}), Values{"Sum": "42"}},
+			{"add/negative", call("add", Args{"Operands.a": -40, "Operands.b": -2}), Values{"Sum": "-42"}},
+			{"add/edges", call("add", Args{"Operands.a": MaxInt, "Operands.b": MinInt}), Values{"Sum": "-1"}},
 			{"echoStruct", call("echoStruct", under("Traveller", person)), echoed("Returned", person)},
 			{"echoStruct/plain", call("echoStruct", under("Traveller", plainPerson)), echoed("Returned", plainPerson)},
 			{"fail", call("fail", Args{"FailCode": "E42"}), fault("fault.detail.CalcFault")},
@@ -100,6 +105,8 @@ func Cases(c Contract, v core.Version) []Case {
 			{"echoString", call("echoString", Args{"s": Text}), Values{"return": Text}},
 			{"echoString/empty", call("echoString", Args{"s": ""}), Values{"return": ""}},
 			{"add", call("add", Args{"a": 40, "b": 2}), Values{"result": "42"}},
+			{"add/negative", call("add", Args{"a": -40, "b": -2}), Values{"result": "-42"}},
+			{"add/edges", call("add", Args{"a": MaxInt, "b": MinInt}), Values{"result": "-1"}},
 			{"sumArray", call("sumArray", Args{"values.0": 30, "values.1": 10, "values.2": 2}), Values{"result": "42"}},
 			{"echoStruct", call("echoStruct", under("person", encodedPerson)), echoed("return", encodedPerson)},
 			{"fail", call("fail", Args{"code": "E42"}), fault("fault.detail.CalcFault.fault")},
@@ -109,6 +116,8 @@ func Cases(c Contract, v core.Version) []Case {
 		{"echoString", call("echoString", Args{"s": Text}), Values{"return": Text}},
 		{"echoString/empty", call("echoString", Args{"s": ""}), Values{"return": ""}},
 		{"add", call("add", Args{"a": 40, "b": 2}), Values{"result": "42"}},
+		{"add/negative", call("add", Args{"a": -40, "b": -2}), Values{"result": "-42"}},
+		{"add/edges", call("add", Args{"a": MaxInt, "b": MinInt}), Values{"result": "-1"}},
 		{"echoStruct", call("echoStruct", under("person", person)), echoed("return", person)},
 		{"echoStruct/plain", call("echoStruct", under("person", plainPerson)), echoed("return", plainPerson)},
 		{"fail", call("fail", Args{"code": "E42"}), fault("fault.detail.CalcFault")},

@@ -34,6 +34,8 @@ func ExampleCases() {
 	// echoString       echoString(1 arguments) -> 1 values
 	// echoString/empty echoString(1 arguments) -> 1 values
 	// add              add(2 arguments) -> 1 values
+	// add/negative     add(2 arguments) -> 1 values
+	// add/edges        add(2 arguments) -> 1 values
 	// echoStruct       echoStruct(9 arguments) -> 9 values
 	// echoStruct/plain echoStruct(6 arguments) -> 6 values
 	// fail             fail(1 arguments) -> 4 values
