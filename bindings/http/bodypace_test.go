@@ -160,7 +160,8 @@ func TestHandlerBodyPace(t *testing.T) {
 	var logs syncBuffer
 	h := soaphttp.NewHandler(echo,
 		soaphttp.WithBodyTimeout(2*time.Second), soaphttp.WithMinBodyRate(100),
-		soaphttp.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+		soaphttp.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		soaphttp.WithLogInterval(-1)) // a line each (TestHandlerRefusalFloodLogs: the bound)
 	addr := serveNewServer(t, soaphttp.NewServer("127.0.0.1:0", h))
 
 	padded := func(v core.Version, n int) string { // an echo envelope of about n bytes

@@ -29,8 +29,8 @@ func TestHandlerRefusesBrowserRequests(t *testing.T) {
 	})
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	strict := serve(t, h, soaphttp.WithLogger(log))
-	lax := serve(t, h, soaphttp.WithLogger(log), soaphttp.WithContentTypeOptional())
+	strict := serve(t, h, soaphttp.WithLogger(log), soaphttp.WithLogInterval(-1))
+	lax := serve(t, h, soaphttp.WithLogger(log), soaphttp.WithContentTypeOptional(), soaphttp.WithLogInterval(-1))
 	env := envelope(core.V11, "", echoBody)
 	tests := []struct {
 		name, ct, body string

@@ -27,3 +27,9 @@ func TransportTimeout(t *Transport) time.Duration { return t.o.timeout }
 func WithResolver(r *net.Resolver) TransportOption {
 	return transportOptionFunc(func(c *transportConfig) { c.resolver = r })
 }
+
+// WithLogInterval sets the least time between two refusal lines of a kind
+// (negative: every line is written).
+func WithLogInterval(d time.Duration) HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.logInterval = d })
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/soapwire/soapwire/bindings/internal/ratelog"
 	"github.com/soapwire/soapwire/core"
 )
 
@@ -32,14 +33,23 @@ type handler struct {
 	allow string
 	max   int64 // resolved Limits.MaxBytes; 0: none
 	bufs  sync.Pool
+	// logs bounds the refusal lines a flood makes: a kind at once, then at
+	// most one line per DefaultLogInterval with the count
+	logs *ratelog.Limiter
 }
+
+// DefaultLogInterval is the least time between two log lines of one kind
+// of refusal (or of failed reply): the first is written at once, those
+// that follow within the interval as one line when it is up, with their
+// number ("count") and the details of the last.
+const DefaultLogInterval = ratelog.DefaultInterval
 
 // NewHandler serves h over HTTP: see the package documentation for the
 // request shapes it accepts and the status codes it answers. A panic in h
 // becomes a Receiver fault, logged through WithLogger.
 func NewHandler(h core.Handler, opts ...HandlerOption) http.Handler {
 	o := newHandlerConfig(opts)
-	s := &handler{h: core.Recover(o.log)(h), o: o, desc: o.describer, allow: "POST"}
+	s := &handler{h: core.Recover(o.log)(h), o: o, desc: o.describer, allow: "POST", logs: ratelog.New(o.logInterval)}
 	if s.desc == nil {
 		s.desc, _ = h.(Describer)
 	}
@@ -59,7 +69,7 @@ func NewHandler(h core.Handler, opts ...HandlerOption) http.Handler {
 func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	get := r.Method == http.MethodGet && s.allow != "POST"
 	if r.Method != http.MethodPost && !get {
-		s.o.log.InfoContext(r.Context(), "soap: method not allowed", slog.String("method", r.Method))
+		s.logs.Log(r.Context(), s.o.log, slog.LevelInfo, "soap: method not allowed", slog.String("method", r.Method))
 		w.Header().Set("Allow", s.allow)
 		http.Error(w, "method not allowed: SOAP messages are POSTed", http.StatusMethodNotAllowed)
 		return
@@ -70,7 +80,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.o.auth != nil {
 		var ok bool
 		if user, ok = s.o.auth.authenticate(ctx, r); !ok {
-			s.o.log.InfoContext(ctx, "soap: unauthorized", slog.String("remote-addr", r.RemoteAddr))
+			s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: unauthorized", slog.String("remote-addr", r.RemoteAddr))
 			s.unauthorized(ctx, w, r, ct)
 			return
 		}
@@ -87,13 +97,13 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// origin without a CORS preflight that carries an envelope as it
 		// is (a Blob or ArrayBuffer body), so a hostile page could drive
 		// an intranet service through a browser.
-		s.o.log.InfoContext(ctx, "soap: unsupported media type", slog.String("content-type", r.Header.Get("Content-Type")))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: unsupported media type", slog.String("content-type", r.Header.Get("Content-Type")))
 		http.Error(w, "unsupported media type: SOAP 1.1 is text/xml, SOAP 1.2 application/soap+xml, in UTF-8 or UTF-16", http.StatusUnsupportedMediaType)
 		return
 	}
 	if s.max > 0 && r.ContentLength > s.max {
 		f := &core.Fault{Code: core.CodeSender, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: core.ErrTooLarge}
-		s.o.log.InfoContext(ctx, "soap: request too large", slog.Int64("content-length", r.ContentLength))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request too large", slog.Int64("content-length", r.ContentLength))
 		s.writeFault(ctx, w, nil, f, chooseVersion(r, ct, core.V11), http.StatusRequestEntityTooLarge)
 		return
 	}
@@ -110,7 +120,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// root element), and not sent as SOAP: nothing to answer a
 			// SOAP fault to. Sent with a SOAP media type, it is answered
 			// the Sender fault saying why, in that media type's version.
-			s.o.log.InfoContext(ctx, "soap: request is not SOAP", slog.String("reason", f.Reason))
+			s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request is not SOAP", slog.String("reason", f.Reason))
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusBadRequest)
 			return
@@ -123,7 +133,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if v == 0 {
 			v = chooseVersion(r, ct, def)
 		}
-		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, nil, f, v, s.status(f, v, body))
 		return
 	}
@@ -135,7 +145,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// answered in the media type's version (1.2: with Upgrade).
 		f := &core.Fault{Code: core.CodeVersionMismatch, Version: ct.version,
 			Reason: "a SOAP " + v.String() + " envelope sent as " + ct.version.MediaType() + ", the SOAP " + ct.version.String() + " media type (SOAP " + v.String() + " is " + v.MediaType() + ")"}
-		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, nil, f, ct.version, faultStatus(f, ct.version))
 		return
 	}
@@ -145,7 +155,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := m.TakeAction(action, from); err != nil {
 		f := core.FaultOf(err)
-		s.o.log.InfoContext(ctx, "soap: request refused", slog.String("fault", f.Error()))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request refused", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, faultStatus(f, v))
 		return
 	}
@@ -164,7 +174,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply, err := m.Verdict(s.h.ServeSOAP(ctx, m))
 	if err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, v).WithVersion(v)
-		s.o.log.InfoContext(ctx, "soap: fault", slog.String("fault", f.Error()))
+		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: fault", slog.String("fault", f.Error()))
 		s.writeFault(ctx, w, m, f, v, s.status(f, v, body))
 		return
 	}
@@ -184,7 +194,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.write(ctx, w, reply, status); err != nil {
 		f := s.bodyFault(core.FaultOf(err), body, v)
-		s.o.log.WarnContext(ctx, "soap: writing the reply failed", slog.Any("err", err))
+		s.logs.Log(ctx, s.o.log, slog.LevelWarn, "soap: writing the reply failed", slog.Any("err", err))
 		s.writeFault(ctx, w, m, f, v, s.status(f, v, body))
 	}
 }
@@ -247,7 +257,7 @@ func (s *handler) writeFault(ctx context.Context, w http.ResponseWriter, req *co
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(faultWriteTime))
 	}
 	if err := s.write(ctx, w, m, status); err != nil {
-		s.o.log.ErrorContext(ctx, "soap: writing a fault failed", slog.Any("err", err))
+		s.logs.Log(ctx, s.o.log, slog.LevelError, "soap: writing a fault failed", slog.Any("err", err))
 		http.Error(w, "internal server error", http.StatusInternalServerError)
 	}
 }
@@ -283,7 +293,7 @@ func (s *handler) write(ctx context.Context, w http.ResponseWriter, m *core.Mess
 	}()
 	if err != nil {
 		if rw.committed {
-			s.o.log.WarnContext(ctx, "soap: reply aborted after it started", slog.Any("err", err))
+			s.logs.Log(ctx, s.o.log, slog.LevelWarn, "soap: reply aborted after it started", slog.Any("err", err))
 			panic(http.ErrAbortHandler)
 		}
 		return err

@@ -48,6 +48,7 @@ func TestHandlerLogsRefusals(t *testing.T) {
 	})
 	srv := serve(t, h,
 		soaphttp.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		soaphttp.WithLogInterval(-1), // a line each (TestHandlerRefusalFloodLogs: the bound)
 		soaphttp.WithLimits(core.Limits{MaxBytes: 1024}),
 		soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{"u": "p"})))
 	wsa := `<wsa:Action xmlns:wsa="` + core.NamespaceAddressing + `">urn:a</wsa:Action>`

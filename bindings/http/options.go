@@ -50,6 +50,9 @@ type handlerConfig struct {
 	// < 0: none (a bound on silence)
 	bodyTimeout time.Duration
 	minRate     int
+	// logInterval: refusal lines of a kind at most once per it (0:
+	// DefaultLogInterval; < 0: every line). Set by tests only.
+	logInterval time.Duration
 }
 
 type transportConfig struct {

@@ -2,12 +2,12 @@ package smtp
 
 import (
 	"errors"
-	"log/slog"
 	"net"
 	"net/netip"
 	"os"
-	"sync"
 	"time"
+
+	"github.com/soapwire/soapwire/bindings/internal/ratelog"
 )
 
 // The server's session budget. A client's input comes in turns: each time
@@ -107,39 +107,9 @@ func ipKey(a net.Addr) string {
 	return ip.String()
 }
 
-// logLimiter lets a kind of log line through at most once per interval,
-// and counts the ones it held back for the next.
-type logLimiter struct {
-	interval time.Duration
-
-	mu         sync.Mutex
-	last       time.Time
-	suppressed int
-}
-
 // DefaultLogInterval is the least time between two log lines of one kind
-// of session refusal (too many sessions, too many from one address, too
-// slow); those between are counted in the next line's "suppressed".
-const DefaultLogInterval = 10 * time.Second
-
-// allow reports whether a line may be logged now, and how many were held
-// back since the last one.
-func (l *logLimiter) allow() (bool, int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	if !l.last.IsZero() && now.Sub(l.last) < l.interval {
-		l.suppressed++
-		return false, 0
-	}
-	n := l.suppressed
-	l.last, l.suppressed = now, 0
-	return true, n
-}
-
-// log logs msg through l's limiter.
-func (l *logLimiter) log(log *slog.Logger, msg string, attrs ...any) {
-	if ok, n := l.allow(); ok {
-		log.Warn(msg, append(attrs, slog.Int("suppressed", n))...)
-	}
-}
+// of refusal (too many sessions, too many from one address, too slow; a
+// refused AUTH, MAIL, RCPT or mail): the first is written at once, those
+// that follow within the interval as one line when it is up, with their
+// number ("count") and the details of the last.
+const DefaultLogInterval = ratelog.DefaultInterval

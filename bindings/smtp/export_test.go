@@ -73,3 +73,9 @@ func FailJournalSync(mb *Maildir, fail func() error) { mb.commit.jn.failSync = f
 // SubmitterRecord returns the submitter header line mb's Server writes for
 // user ("" when it writes none).
 func SubmitterRecord(mb *Maildir, user string) string { return mb.submitterHeader(user) }
+
+// WithLogInterval sets the least time between two refusal lines of a kind
+// (negative: every line is written).
+func WithLogInterval(d time.Duration) ServerOption {
+	return serverOptionFunc(func(c *serverConfig) { c.logInterval = d })
+}

@@ -142,6 +142,7 @@ type logRecorder struct {
 	msgs   []string
 	levels []slog.Level
 	errs   []string // the "err" attribute of each message, if any
+	counts []int    // the "count" attribute of each message (how many it stands for), else 1
 	hook   func(msg string)
 }
 
@@ -150,13 +151,18 @@ func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler       { return l }
 func (l *logRecorder) WithGroup(string) slog.Handler            { return l }
 func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
 	var errText string
+	n := 1
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "err" {
+		switch a.Key {
+		case "err":
 			errText = a.Value.String()
+		case "count":
+			n = int(a.Value.Int64())
 		}
 		return true
 	})
 	l.mu.Lock()
+	l.counts = append(l.counts, n)
 	l.msgs = append(l.msgs, r.Message)
 	l.levels = append(l.levels, r.Level)
 	l.errs = append(l.errs, errText)
@@ -183,6 +189,20 @@ func (l *logRecorder) count(s string) int {
 	for _, m := range l.msgs {
 		if strings.Contains(m, s) {
 			n++
+		}
+	}
+	return n
+}
+
+// total returns how many events the messages containing s stand for
+// (their "count", else one each).
+func (l *logRecorder) total(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for i, m := range l.msgs {
+		if strings.Contains(m, s) {
+			n += l.counts[i]
 		}
 	}
 	return n

@@ -22,6 +22,9 @@ type serverConfig struct {
 	minDataRate     int           // bytes per second a client's input keeps after rateGrace
 	rateGrace       time.Duration // from a turn's first byte
 	perIP           int           // sessions of one address; 0: half of maxSessions; < 0: no bound
+	// logInterval: refusal lines of a kind at most once per it (0:
+	// DefaultLogInterval; < 0: every line). Set by tests only.
+	logInterval time.Duration
 }
 
 func newServerConfig(opts []ServerOption) serverConfig {

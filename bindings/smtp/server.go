@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
+
+	"github.com/soapwire/soapwire/bindings/internal/ratelog"
 )
 
 // Server is an SMTP server (go-smtp) that accepts mail for the service's
@@ -35,7 +37,10 @@ type Server struct {
 	exact  map[string]bool
 	domain map[string]bool
 
-	logBusy, logPerIP, logSlow logLimiter // session refusals, logged at most once per DefaultLogInterval each
+	// logs bounds the refusal lines a flood makes: each kind (the session
+	// refusals and cuts, a refused AUTH, MAIL, RCPT or mail) at once, then
+	// at most one line per DefaultLogInterval with the count
+	logs *ratelog.Limiter
 
 	mu      sync.Mutex
 	bound   string             // the listener's address, once serving
@@ -86,7 +91,7 @@ func newServer(addr string, mb *Maildir, opts []ServerOption) (*Server, error) {
 		return nil, errors.New("smtp: NewServer with a nil Maildir")
 	}
 	s := &Server{addr: addr, mb: mb, o: newServerConfig(opts), exact: map[string]bool{}, domain: map[string]bool{}}
-	s.logBusy.interval, s.logPerIP.interval, s.logSlow.interval = DefaultLogInterval, DefaultLogInterval, DefaultLogInterval
+	s.logs = ratelog.New(s.o.logInterval)
 	if s.o.listen != "" {
 		s.addr = s.o.listen
 	}
@@ -180,6 +185,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	srv.ReadTimeout = s.o.ioTimeout
 	srv.WriteTimeout = s.o.ioTimeout
 	srv.ErrorLog = logAdapter{s.o.log}
+	defer s.logs.Flush() // the refusals held back are in the log when Serve returns
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ss) }()
 	s.o.log.InfoContext(ctx, "smtp: serving", slog.String("addr", l.Addr().String()), slog.String("maildir", s.mb.Dir()))
@@ -204,16 +210,22 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	return nil
 }
 
+// refused logs a refusal (or a cut) at Warn, at most one line of its kind
+// per DefaultLogInterval, the ones held back counted in the next.
+func (s *Server) refused(log *slog.Logger, msg string, args ...any) {
+	s.logs.Log(context.Background(), log, slog.LevelWarn, msg, args...)
+}
+
 // busy answers a connection the server has no room for: every session is
 // taken, or (fromOne) the sessions its address may hold. It logs at most
 // one line per DefaultLogInterval of each kind.
 func (s *Server) busy(c net.Conn, fromOne bool) {
 	c.SetWriteDeadline(time.Now().Add(time.Second))
 	if fromOne {
-		s.logPerIP.log(s.o.log, "smtp: too many sessions from one address; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max_per_ip", s.o.sessionsPerIP()))
+		s.refused(s.o.log, "smtp: too many sessions from one address; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max_per_ip", s.o.sessionsPerIP()))
 		fmt.Fprintf(c, "421 4.7.0 %s Too many sessions from your address, try again later\r\n", s.o.hostname)
 	} else {
-		s.logBusy.log(s.o.log, "smtp: too many sessions; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max", s.o.maxSessions))
+		s.refused(s.o.log, "smtp: too many sessions; connection refused", slog.String("remote", c.RemoteAddr().String()), slog.Int("max", s.o.maxSessions))
 		fmt.Fprintf(c, "421 4.3.2 %s Too many sessions, try again later\r\n", s.o.hostname)
 	}
 	c.Close()
@@ -222,7 +234,7 @@ func (s *Server) busy(c net.Conn, fromOne bool) {
 // slow logs a session cut by its budget (silent, or too slow for
 // WithMinDataRate), at most one line per DefaultLogInterval.
 func (s *Server) slow(c net.Conn, got int64, took time.Duration) {
-	s.logSlow.log(s.o.log, "smtp: session too slow or silent; cut with 421", slog.String("remote", c.RemoteAddr().String()), slog.Int64("bytes", got), slog.Duration("took", took))
+	s.refused(s.o.log, "smtp: session too slow or silent; cut with 421", slog.String("remote", c.RemoteAddr().String()), slog.Int64("bytes", got), slog.Duration("took", took))
 }
 
 // logAdapter sends go-smtp's error log to slog.

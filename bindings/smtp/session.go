@@ -75,11 +75,11 @@ func (ss *session) check(identity, user, pass string) error {
 		return gosmtp.ErrAuthUnsupported
 	}
 	if identity != "" && identity != user {
-		ss.log().Warn("smtp: AUTH refused: authorization identity differs from the user", slog.String("user", user))
+		ss.s.refused(ss.log(), "smtp: AUTH refused: authorization identity differs from the user", slog.String("user", user))
 		return gosmtp.ErrAuthFailed
 	}
 	if !ss.s.o.auth(ss.ctx, user, pass) {
-		ss.log().Warn("smtp: AUTH refused: wrong credentials", slog.String("user", user))
+		ss.s.refused(ss.log(), "smtp: AUTH refused: wrong credentials", slog.String("user", user))
 		return gosmtp.ErrAuthFailed
 	}
 	ss.authed, ss.user = true, user
@@ -93,11 +93,11 @@ func (ss *session) isTLS() bool {
 
 func (ss *session) Mail(from string, _ *gosmtp.MailOptions) error {
 	if ss.s.o.requireTLS && !ss.isTLS() {
-		ss.log().Warn("smtp: MAIL refused: STARTTLS required")
+		ss.s.refused(ss.log(), "smtp: MAIL refused: STARTTLS required")
 		return smtpError(530, gosmtp.EnhancedCode{5, 7, 0}, "Must issue a STARTTLS command first")
 	}
 	if ss.s.o.auth != nil && !ss.authed {
-		ss.log().Warn("smtp: MAIL refused: AUTH required")
+		ss.s.refused(ss.log(), "smtp: MAIL refused: AUTH required")
 		return smtpError(530, gosmtp.EnhancedCode{5, 7, 0}, "Authentication required")
 	}
 	ss.from, ss.rcpts = from, ss.rcpts[:0]
@@ -112,7 +112,7 @@ func (ss *session) Mail(from string, _ *gosmtp.MailOptions) error {
 
 func (ss *session) Rcpt(to string, _ *gosmtp.RcptOptions) error {
 	if !ss.s.accepts(to) {
-		ss.log().Warn("smtp: RCPT refused: not one of the server's addresses", slog.String("rcpt", to))
+		ss.s.refused(ss.log(), "smtp: RCPT refused: not one of the server's addresses", slog.String("rcpt", to))
 		return smtpError(550, gosmtp.EnhancedCode{5, 1, 1}, "No such mailbox here")
 	}
 	ss.rcpts = append(ss.rcpts, to)
@@ -131,17 +131,17 @@ func (ss *session) Data(r io.Reader) error {
 		ss.log().Debug("smtp: mail delivered", slog.String("file", name), slog.String("from", ss.from))
 		return smtpError(250, gosmtp.EnhancedCode{2, 0, 0}, "OK: queued as "+name)
 	case errors.Is(err, gosmtp.ErrDataTooLarge):
-		ss.log().Warn("smtp: mail refused: too large", slog.Int64("max", ss.s.o.maxMessageBytes))
+		ss.s.refused(ss.log(), "smtp: mail refused: too large", slog.Int64("max", ss.s.o.maxMessageBytes))
 		return gosmtp.ErrDataTooLarge
 	case errors.Is(err, gosmtp.ErrTooLongLine):
-		ss.log().Warn("smtp: mail refused: line too long", slog.Int("max", ss.s.o.maxLineLength))
+		ss.s.refused(ss.log(), "smtp: mail refused: line too long", slog.Int("max", ss.s.o.maxLineLength))
 		return smtpError(500, gosmtp.EnhancedCode{5, 5, 2}, "Line too long")
 	case errors.As(err, &rerr):
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
 			// (a session cut by its budget is logged, at most once in a
 			// while, by the Server)
-			ss.log().Warn("smtp: mail not received", slog.Any("err", err))
+			ss.s.refused(ss.log(), "smtp: mail not received", slog.Any("err", err))
 		}
 		return smtpError(451, gosmtp.EnhancedCode{4, 4, 2}, "Error reading the mail, try again")
 	default:

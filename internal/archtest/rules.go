@@ -66,9 +66,9 @@ var Table = map[string]Rule{
 	"document": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
 	// bindings: core packages, stdlib and their own transport library; never
 	// document/, core/coretest (outside tests) or another binding.
-	"bindings/http": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
+	"bindings/http": {Imports: join([]string{"std", "bindings/internal/ratelog"}, coreFamily), Tests: testOnly},
 	"bindings/smtp": {
-		Imports: join([]string{"std", "github.com/emersion/go-smtp/...", "github.com/emersion/go-sasl/...", "bindings/internal/mail"}, coreFamily),
+		Imports: join([]string{"std", "github.com/emersion/go-smtp/...", "github.com/emersion/go-sasl/...", "bindings/internal/mail", "bindings/internal/ratelog"}, coreFamily),
 		Tests:   testOnly,
 	},
 	"bindings/imap": {
@@ -86,7 +86,10 @@ var Table = map[string]Rule{
 	// settle, park over a small file-system interface): core packages and
 	// stdlib; it knows no transport.
 	"bindings/internal/drop": {Imports: join([]string{"std"}, coreFamily), Tests: testOnly},
-	"bindings/file":          {Imports: join([]string{"std", "bindings/internal/drop"}, coreFamily), Tests: testOnly},
+	// the bound on the log lines a flood of refusals makes, which the HTTP
+	// handler and the SMTP server share: stdlib only.
+	"bindings/internal/ratelog": {Imports: []string{"std"}, Tests: testOnly},
+	"bindings/file":             {Imports: join([]string{"std", "bindings/internal/drop"}, coreFamily), Tests: testOnly},
 	"bindings/sftp": {
 		Imports: join([]string{"std", "bindings/internal/drop", "github.com/pkg/sftp/...", "golang.org/x/crypto/ssh/..."}, coreFamily),
 		Tests:   join(testOnly, []string{"bindings/sftp/sftptest"}),
