@@ -15,13 +15,15 @@ import (
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
 )
 
-// converse starts the servers and the four parties, then sends the order
-// and waits for the invoice and the confirmation mail.
+// converse starts the servers and the five parties, then sends the order
+// and waits for the invoice, the confirmation mail and the despatch
+// advice.
 func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecycle) error {
 	log := cfg.log
 	srv, err := startServers(ctx, dir, log, lc)
@@ -68,7 +70,25 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	mux.Handle("/orders", soaphttp.NewHandler(arrival(tr, stepOrderIn, "http", "order desk", noteHTTP, deskH), soaphttp.WithLogger(log)))
 	orders := srv.serveHTTP(ctx, mux, log, lc) + "/orders"
 
-	// Fulfilment: JetStream in (a durable consumer); SMTP and FTP out.
+	// The carrier: its drop endpoint /carrier on its SFTP server, where
+	// fulfilment drops despatch advices; it keeps what it took in done/.
+	carrierLayout := soapsftp.DefaultLayout()
+	carrierLayout.Done = "done"
+	advices, err := soapsftp.NewPoller(srv.sftpClient(log, lc), "/carrier", soapsftp.WithLayout(carrierLayout),
+		soapsftp.WithPollInterval(20*time.Millisecond), soapsftp.WithMaxPollInterval(200*time.Millisecond), soapsftp.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	lc.closer("the carrier's drop folder", advices)
+	if err := advices.MakeLayout(ctx); err != nil {
+		return fmt.Errorf("make the carrier's drop folder: %w", err)
+	}
+	lc.goServe(ctx, "the carrier's drop folder", func(ctx context.Context) error {
+		h := arrival(tr, stepAdviceIn, "sftp", "carrier", noteSFTP, document.NewHandler(carrier(tr), document.WithLogger(log)))
+		return core.Serve(ctx, advices, h, nil, core.WithLogger(log))
+	})
+
+	// Fulfilment: JetStream in (a durable consumer); SMTP, SFTP and FTP out.
 	fulNC, err := srv.connect("fulfilment", lc)
 	if err != nil {
 		return err
@@ -80,6 +100,10 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	lc.closer("the SMTP sender", mailer)
 	fulOut := document.NewOutbox(map[string]core.Sender{
 		"mailto": tapped{Sender: mailer, tr: tr, from: "fulfilment"},
+		soapsftp.Scheme: tapped{Sender: soapsftp.NewSender(srv.sftpClient(log, lc), soapsftp.WithLogger(log)), tr: tr, from: "fulfilment",
+			after: func(m *core.Message) {
+				tr.say(stepAdviceOut, "fulfilment: dropped the despatch advice in the carrier's SFTP inbox as "+fileOf(m))
+			}},
 		soapftp.Scheme: tapped{Sender: soapftp.NewSender(srv.ftpClient(log, lc), soapftp.WithLogger(log)), tr: tr, from: "fulfilment",
 			after: func(m *core.Message) {
 				what := "the invoice"
@@ -89,7 +113,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 				tr.say(stepInvoiceOut, "fulfilment: dropped "+what+" in the customer's folder as "+fileOf(m))
 			}},
 	})
-	ful := &fulfilment{out: fulOut, mail: core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@buyer.example"}}, prices: prices(), tr: tr}
+	ful := &fulfilment{out: fulOut, mail: core.ReplyPolicy{Schemes: []string{"mailto"}, Mailboxes: []string{"@buyer.example"}}, carrier: advices.Address(), prices: prices(), tr: tr}
 	fulH := document.NewHandler(ful.handle, document.WithStore(document.NewMemoryStore()),
 		document.WithOutbox(fulOut), document.WithReplyPolicy(local), document.WithLogger(log))
 	orderQueue, err := soapnats.NewReceiver(ctx, fulNC, "nats:orders.>", "fulfilment", soapnats.WithLogger(log))
@@ -151,6 +175,7 @@ func converse(ctx context.Context, tr *trace, dir string, cfg config, lc *lifecy
 	tr.printf("  nats  nats-server     %s, JetStream stream %s (orders.>) stored in nats/", srv.nats.URL(), ordersStream)
 	tr.printf("  smtp  customer's MX   %s for %s, spooling into the Maildir mail/customer/", srv.mx, buyerMail)
 	tr.printf("  imap  customer's mail %s, the mailbox %s (the MX's mail delivered into its INBOX)", srv.imap.Addr(), buyerIMAPUser)
+	tr.printf("  sftp  carrier's SFTP  %s, serving sftp/ (the carrier's folder is /carrier)", srv.sftp.Addr())
 	tr.printf("  ftp   drop server     %s, serving ftp/ (the customer's folder is /customer)", srv.ftp.Addr())
 	tr.printf("")
 
@@ -209,6 +234,10 @@ func noteMail(m *core.Message) string {
 	return "mail to " + m.Meta[soapimap.MetaDeliveredTo] + ", in " + m.Meta[soapimap.MetaFolder]
 }
 
+func noteSFTP(m *core.Message) string {
+	return "file " + m.Meta[soapsftp.MetaFile]
+}
+
 func noteFTP(m *core.Message) string {
 	return "file " + m.Meta[soapftp.MetaFile]
 }
@@ -218,6 +247,7 @@ func leftover(w io.Writer, dir string) error {
 	fmt.Fprintf(w, "\nleft in %s:\n", dir)
 	for _, f := range []struct{ path, what string }{
 		{"mail/customer/cur", "the confirmation mail as the MX received it (delivered into the IMAP INBOX)"},
+		{"sftp/carrier/done", "the despatch advice the carrier's Poller took"},
 		{"ftp/customer/done", "the invoice file the customer's Poller took"},
 		{"state/customer", "the customer's conversation state (document.FileStore)"},
 		{"nats", "JetStream's store (the order, in stream ORDERS)"},

@@ -14,6 +14,7 @@ const (
 	actionOrder        = "urn:example:po:Order"
 	actionConfirmation = "urn:example:po:Confirmation"
 	actionInvoice      = "urn:example:po:Invoice"
+	actionDespatch     = "urn:example:po:DespatchAdvice"
 	actionStockCheck   = "urn:example:stock:Check"
 	actionStockOK      = "urn:example:stock:Reserved"
 )
@@ -76,6 +77,15 @@ type Confirmation struct {
 	Order   string   `xml:"Order"`
 	Lines   int      `xml:"Lines"`
 	Ships   string   `xml:"Ships"`
+}
+
+// DespatchAdvice tells the carrier to collect an order: fulfilment drops
+// it in the carrier's SFTP inbox.
+type DespatchAdvice struct {
+	XMLName xml.Name `xml:"urn:example:po DespatchAdvice"`
+	Order   string   `xml:"Order"`
+	Parcels int      `xml:"Parcels"`
+	Collect string   `xml:"Collect"`
 }
 
 // Invoice is the final reply of the conversation, dropped in the

@@ -31,6 +31,6 @@ func TestGoRun(t *testing.T) {
 	require.NoError(t, cmd.Run(), "go run: %s", stderr.String())
 	out := stdout.String()
 	assert.Contains(t, out, "run folder: "+dir)
-	assert.Contains(t, out, "hop 6  ftp")
+	assert.Contains(t, out, "hop 7  ftp")
 	assert.Regexp(t, `customer: conversation \S+ completed\n`, out)
 }

@@ -3,9 +3,10 @@
 // process: an order posted over HTTP is acknowledged (202) once it is
 // stored in NATS JetStream; a fulfilment service takes it from there, mails
 // a confirmation to the customer over SMTP (read from its IMAP mailbox,
-// where the mail provider's delivery agent put it) and drops the invoice
-// in the customer's FTP folder, where the customer's document.Correlator
-// picks it up as the reply to the order.
+// where the mail provider's delivery agent put it), drops a despatch
+// advice in the carrier's SFTP inbox and the invoice in the customer's FTP
+// folder, where the customer's document.Correlator picks it up as the
+// reply to the order.
 //
 // It prints each hop as it happens (transport, action, message id,
 // relates-to) and leaves the mailbox, the drop folders, the JetStream store
@@ -93,7 +94,7 @@ func run(ctx context.Context, w io.Writer, dir string, opts ...option) error {
 		o(&cfg)
 	}
 	tr := newTrace(w)
-	tr.printf("crosstransport: one purchase order over HTTP, NATS JetStream, SMTP, IMAP and FTP")
+	tr.printf("crosstransport: one purchase order over HTTP, NATS JetStream, SMTP, IMAP, SFTP and FTP")
 	tr.printf("run folder: %s", dir)
 	var lc lifecycle
 	err := converse(ctx, tr, dir, cfg, &lc)

@@ -48,7 +48,7 @@ func TestMainExits(t *testing.T) {
 		stdout     []string
 		stderr     string
 	}{
-		{"completes", "-dir " + filepath.Join(dir, "run"), 0, []string{"run folder: " + filepath.Join(dir, "run"), "hop 6  ftp", "completed\n"}, ""},
+		{"completes", "-dir " + filepath.Join(dir, "run"), 0, []string{"run folder: " + filepath.Join(dir, "run"), "hop 6  sftp", "hop 7  ftp", "completed\n"}, ""},
 		{"temporary folder", "", 0, []string{"run folder: $TMPDIR/soapwire-crosstransport-", "completed\n"}, ""},
 		{"timeout", "-timeout 1ms -dir " + filepath.Join(dir, "late"), 1, nil, "crosstransport: timed out after 1ms: "},
 		{"unusable folder", "-dir " + filepath.Join(file, "run"), 1, nil, "crosstransport: mkdir " + file + ": not a directory\n"},
@@ -134,13 +134,14 @@ func TestRun(t *testing.T) {
 	}
 
 	hs := hops(t, got)
-	require.Len(t, hs, 6, "six hops")
+	require.Len(t, hs, 7, "seven hops")
 	for i, want := range []struct{ transport, from, to, action string }{
 		{"http", "customer", "order desk", actionOrder},
 		{"nats", "order desk", "warehouse", actionStockCheck},
 		{"nats", "warehouse", "order desk", actionStockOK},
 		{"nats", "order desk", "fulfilment", actionOrder},
 		{"imap", "fulfilment", "customer", actionConfirmation},
+		{"sftp", "fulfilment", "carrier", actionDespatch},
 		{"ftp", "fulfilment", "customer", actionInvoice},
 	} {
 		h := hs[i]
@@ -159,7 +160,7 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, "the order", h.tag)
 	}
 	ids := map[string]bool{}
-	for _, h := range []hopLine{hs[0], hs[1], hs[2], hs[4], hs[5]} {
+	for _, h := range []hopLine{hs[0], hs[1], hs[2], hs[4], hs[5], hs[6]} {
 		assert.False(t, ids[h.id], "id %s used twice", h.id)
 		ids[h.id] = true
 	}
@@ -169,8 +170,10 @@ func TestRun(t *testing.T) {
 	assert.Equal(t, "request on stock.check, queue group warehouse", hs[1].note)
 	assert.Equal(t, "JetStream ORDERS #1, consumer fulfilment, delivery 1", hs[3].note)
 	assert.Equal(t, "mail to "+buyerMail+", in INBOX", hs[4].note)
-	invoiceFile := strings.TrimPrefix(hs[5].id, "urn:uuid:") + ".xml"
-	assert.Equal(t, "file "+invoiceFile, hs[5].note, "the FTP file is named after the invoice's message id")
+	adviceFile := strings.TrimPrefix(hs[5].id, "urn:uuid:") + ".xml"
+	assert.Equal(t, "file "+adviceFile, hs[5].note, "the SFTP file is named after the advice's message id")
+	invoiceFile := strings.TrimPrefix(hs[6].id, "urn:uuid:") + ".xml"
+	assert.Equal(t, "file "+invoiceFile, hs[6].note, "the FTP file is named after the invoice's message id")
 	inOrder(t, got,
 		"run folder: "+dir,
 		"hop 3 ",
@@ -179,11 +182,14 @@ func TestRun(t *testing.T) {
 		"customer: HTTP 202 Accepted",
 		"hop 4 ",
 		"fulfilment: confirmation mailed to customer@buyer.example",
+		"fulfilment: dropped the despatch advice in the carrier's SFTP inbox as "+adviceFile,
 		"fulfilment: dropped the invoice in the customer's folder as "+invoiceFile,
 		"hop 5 ",
 		`customer's mailbox: from fulfilment@shop.example, subject "Order PO-1001 confirmed", In-Reply-To <`+strings.TrimPrefix(order, "urn:uuid:")+`@uuid.invalid>`,
 		"customer's mailbox: PO-1001 confirmed, 3 lines, ships within 2 working days",
 		"hop 6 ",
+		"carrier: collection of PO-1001 booked, 3 parcels, tomorrow 08:00-12:00",
+		"hop 7 ",
 		"customer: the Correlator returned INV-1001 for PO-1001, total 71.00 EUR: its RelatesTo is the order's MessageID",
 		"customer: conversation "+order+" completed",
 		"left in "+dir+":",
@@ -199,11 +205,15 @@ func TestRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(mail), "In-Reply-To: <"+strings.TrimPrefix(order, "urn:uuid:")+"@uuid.invalid>")
 	assert.Contains(t, string(mail), "<Order>PO-1001</Order>")
-	for _, empty := range []string{"mail/customer/new", "mail/customer/failed", "ftp/customer/inbox", "ftp/customer/work", "ftp/customer/failed"} {
+	for _, empty := range []string{"mail/customer/new", "mail/customer/failed", "sftp/carrier/inbox", "sftp/carrier/work", "sftp/carrier/failed",
+		"ftp/customer/inbox", "ftp/customer/work", "ftp/customer/failed"} {
 		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(empty)))
 		require.NoError(t, err)
 		assert.Empty(t, entries, "%s: nothing left unprocessed or parked", empty)
 	}
+	advice, err := os.ReadFile(filepath.Join(dir, "sftp", "carrier", "done", adviceFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(advice), "<Parcels>3</Parcels>")
 	invoice, err := os.ReadFile(filepath.Join(dir, "ftp", "customer", "done", invoiceFile))
 	require.NoError(t, err)
 	assert.Contains(t, string(invoice), "<TotalCents>7100</TotalCents>")
@@ -475,7 +485,7 @@ func leftGoroutines() []string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var left []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		for _, pkg := range []string{"soapwire/bindings/", "soapwire/core.", "soapwire/document.", "nats-io/", "goftp.io/", "go-smtp", "jlaffaye/", "net/http."} {
+		for _, pkg := range []string{"soapwire/bindings/", "soapwire/core.", "soapwire/document.", "nats-io/", "goftp.io/", "go-smtp", "jlaffaye/", "pkg/sftp", "x/crypto/ssh", "net/http."} {
 			if strings.Contains(g, pkg) {
 				left = append(left, g)
 				break

@@ -11,6 +11,7 @@ import (
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/document"
@@ -99,14 +100,16 @@ func (w *warehouse) handle(_ context.Context, in *document.Incoming) (*core.Mess
 
 // fulfilment takes orders from JetStream (a document.Handler served by
 // core.Serve over a soapnats.Receiver): it prices the order, mails a
-// confirmation to the buyer and answers the order with the invoice, which
-// the document.Handler drops at the order's ReplyTo, the customer's FTP
+// confirmation to the buyer, drops a despatch advice in the carrier's SFTP
+// inbox and answers the order with the invoice, which the
+// document.Handler drops at the order's ReplyTo, the customer's FTP
 // folder.
 type fulfilment struct {
-	out    core.Sender      // the Outbox: mailto → SMTP Sender, ftp → FTP Sender
-	mail   core.ReplyPolicy // where confirmations may be mailed
-	prices map[string]int
-	tr     *trace
+	out     core.Sender      // the Outbox: mailto → SMTP Sender, sftp → SFTP Sender, ftp → FTP Sender
+	mail    core.ReplyPolicy // where confirmations may be mailed
+	carrier string           // the carrier's inbox: sftp://shipping@…/carrier/inbox
+	prices  map[string]int
+	tr      *trace
 }
 
 func (f *fulfilment) handle(ctx context.Context, in *document.Incoming) (*core.Message, error) {
@@ -144,6 +147,15 @@ func (f *fulfilment) handle(ctx context.Context, in *document.Incoming) (*core.M
 	}
 	f.tr.say(stepMailOut, fmt.Sprintf("fulfilment: confirmation mailed to %s, accepted by the customer's mail server (250)", po.Buyer))
 
+	// The carrier's address is fulfilment's own setting, not a peer's.
+	advice := in.Reply(DespatchAdvice{Order: po.Number, Parcels: len(po.Lines), Collect: "tomorrow 08:00-12:00"},
+		document.WithAction(actionDespatch))
+	advice.To, advice.ReplyTo, advice.FaultTo = f.carrier, core.NoneAddress, core.NoneAddress // a notice: answer nothing
+	f.tr.name(advice.ID, "the despatch advice")
+	if err := f.out.Send(ctx, advice); err != nil {
+		return nil, fmt.Errorf("drop the despatch advice: %w", err)
+	}
+
 	reply := in.Reply(inv, document.WithAction(actionInvoice))
 	f.tr.name(reply.ID, "the invoice")
 	return reply, nil
@@ -160,6 +172,19 @@ func readMail(tr *trace) document.HandleFunc {
 		tr.say(stepMailRead,
 			fmt.Sprintf("customer's mailbox: from %s, subject %q, In-Reply-To %s", m[soapimap.MetaFrom], m[soapimap.MetaSubject], m[soapimap.MetaInReplyTo]),
 			fmt.Sprintf("customer's mailbox: %s confirmed, %d lines, ships %s", c.Order, c.Lines, c.Ships))
+		return nil, nil
+	}
+}
+
+// carrier books a collection for each despatch advice dropped in its SFTP
+// inbox.
+func carrier(tr *trace) document.HandleFunc {
+	return func(_ context.Context, in *document.Incoming) (*core.Message, error) {
+		var a DespatchAdvice
+		if err := in.Decode(&a); err != nil {
+			return nil, core.SenderFault("not a despatch advice")
+		}
+		tr.say(stepAdviceRead, fmt.Sprintf("carrier: collection of %s booked, %d %s, %s", a.Order, a.Parcels, plural(a.Parcels, "parcel", "parcels"), a.Collect))
 		return nil, nil
 	}
 }
@@ -202,8 +227,11 @@ func isAddress(addr string) bool {
 	return addr != "" && addr != core.AnonymousAddress && addr != core.NoneAddress
 }
 
-// fileOf returns the name of the file an FTP Sender stored m as.
+// fileOf returns the name of the file an FTP or SFTP Sender stored m as.
 func fileOf(m *core.Message) string {
 	p := m.Meta[soapftp.MetaFile]
+	if p == "" {
+		p = m.Meta[soapsftp.MetaFile]
+	}
 	return p[strings.LastIndexByte(p, '/')+1:]
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 
 	"github.com/nats-io/nats.go"
@@ -16,18 +17,22 @@ import (
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
+	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 )
 
 // The names of the run: the customer's mail address, its mail server's
-// name, the shop's sender address, the FTP account every party logs in
-// with (the embedded server serves one user) and the JetStream streams.
+// name, the shop's sender address, the FTP and SFTP accounts every party
+// logs in with (each embedded server serves one user) and the JetStream
+// streams.
 const (
 	buyerMail    = "customer@buyer.example"
 	buyerMX      = "mx.buyer.example"
 	shopMail     = "fulfilment@shop.example"
 	ftpUser      = "exchange"
 	ftpPassword  = "exchange-secret"
+	sftpUser     = "shipping"
+	sftpPassword = "shipping-secret"
 	ordersStream = "ORDERS"
 	ordersTo     = "nats:orders.placed?stream=" + ordersStream
 )
@@ -37,6 +42,7 @@ const (
 type servers struct {
 	nats    *soapnats.Server  // nats-server with JetStream, storing in nats/
 	ftp     *soapftp.Server   // the drop server, serving ftp/
+	sftp    *soapsftp.Server  // the carrier's SFTP server, serving sftp/
 	mx      string            // the customer's SMTP server (host:port)
 	maildir *soapsmtp.Maildir // its spool: mail/customer/
 	imap    *soapimap.Server  // the customer's mail provider's IMAP server (in memory)
@@ -44,8 +50,8 @@ type servers struct {
 }
 
 // startServers starts nats-server (with the streams), the FTP server, the
-// customer's SMTP server and IMAP server with the delivery agent between
-// them, and opens the HTTP port.
+// carrier's SFTP server, the customer's SMTP server and IMAP server with
+// the delivery agent between them, and opens the HTTP port.
 func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecycle) (*servers, error) {
 	var s servers
 	var err error
@@ -61,6 +67,14 @@ func startServers(ctx context.Context, dir string, log *slog.Logger, lc *lifecyc
 		return nil, fmt.Errorf("start the FTP server: %w", err)
 	}
 	lc.closer("the FTP server", s.ftp)
+
+	if err := os.MkdirAll(filepath.Join(dir, "sftp"), 0o750); err != nil {
+		return nil, err
+	}
+	if s.sftp, err = soapsftp.StartServer(filepath.Join(dir, "sftp"), sftpUser, soapsftp.WithPassword(sftpPassword), soapsftp.WithLogger(log)); err != nil {
+		return nil, fmt.Errorf("start the SFTP server: %w", err)
+	}
+	lc.closer("the SFTP server", s.sftp)
 
 	if s.maildir, err = soapsmtp.OpenMaildir(filepath.Join(dir, "mail", "customer")); err != nil {
 		return nil, err
@@ -148,5 +162,13 @@ func (s *servers) connect(name string, lc *lifecycle) (*nats.Conn, error) {
 func (s *servers) ftpClient(log *slog.Logger, lc *lifecycle) *soapftp.Client {
 	c := soapftp.NewClient(s.ftp.Addr(), ftpUser, ftpPassword, soapftp.WithLogger(log))
 	lc.closer("an FTP client", c)
+	return c
+}
+
+// sftpClient returns a pool of SFTP connections for a party (the server's
+// host key pinned), closed when the run stops.
+func (s *servers) sftpClient(log *slog.Logger, lc *lifecycle) *soapsftp.Client {
+	c := soapsftp.NewClient(s.sftp.Addr(), sftpUser, soapsftp.WithPassword(sftpPassword), soapsftp.WithHostKey(s.sftp.HostKey()), soapsftp.WithLogger(log))
+	lc.closer("an SFTP client", c)
 	return c
 }

@@ -26,9 +26,12 @@ const (
 	stepAccepted                   // the customer reads the HTTP status (202)
 	stepFulfilIn                   // fulfilment receives the order (JetStream)
 	stepMailOut                    // fulfilment has mailed the confirmation (SMTP 250)
+	stepAdviceOut                  // fulfilment has dropped the despatch advice (SFTP)
 	stepInvoiceOut                 // fulfilment has dropped the invoice (FTP)
 	stepMailIn                     // the confirmation arrives in the customer's IMAP mailbox
 	stepMailRead                   // the customer reads it
+	stepAdviceIn                   // the despatch advice arrives in the carrier's SFTP inbox
+	stepAdviceRead                 // the carrier books the collection
 	stepReplyIn                    // the invoice (or a fault) arrives in the customer's drop folder
 	stepDone                       // the customer's Correlator returned the reply
 )
@@ -49,12 +52,18 @@ func (s step) String() string {
 		return "fulfilment to receive the order from JetStream"
 	case stepMailOut:
 		return "fulfilment to mail the confirmation"
+	case stepAdviceOut:
+		return "fulfilment to drop the despatch advice on the carrier's SFTP server"
 	case stepInvoiceOut:
 		return "fulfilment to drop the invoice on the FTP server"
 	case stepMailIn:
 		return "the confirmation mail to reach the customer's IMAP mailbox"
 	case stepMailRead:
 		return "the customer to read the confirmation mail"
+	case stepAdviceIn:
+		return "the despatch advice to reach the carrier's SFTP inbox"
+	case stepAdviceRead:
+		return "the carrier to book the collection"
 	case stepReplyIn:
 		return "the invoice to reach the customer's drop folder"
 	case stepDone:
@@ -65,7 +74,7 @@ func (s step) String() string {
 
 // hop is a message arriving at a party: what the trace prints for it.
 type hop struct {
-	transport string // http, nats, smtp, ftp
+	transport string // http, nats, imap, sftp, ftp
 	route     string // "customer -> order desk"
 	note      string // what the transport says: "POST /orders", "JetStream ORDERS #1"
 	m         *core.Message
