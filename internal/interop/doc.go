@@ -17,9 +17,11 @@
 //
 // Servers run on loopback for the test's duration: GSOAPServer (gSOAP
 // generated from the contract, both SOAP versions at one URL; Strict makes
-// it refuse what it does not expect) and SpyneServer (spyne's own model of
+// it refuse what it does not expect), SpyneServer (spyne's own model of
 // Qualified or Bare, one URL and WSDL per version, validating what it
-// reads). Clients load a WSDL and call operations: GSOAPClient
+// reads) and NodeSoapServer (node-soap's soap.listen given the contract's
+// WSDL, one URL per version; it cannot serve Encoded right: it qualifies
+// rpc accessors). Clients load a WSDL and call operations: GSOAPClient
 // (generated from the contract), Zeep, Suds (SOAP 1.1 only), NodeSoap.
 // Every client prints what it read in one text form, read back as Values:
 // a line PATH=JSON-STRING per value, PATH=nil for xsi:nil, no line for an
@@ -73,9 +75,9 @@
 // and a gSOAP call a few milliseconds. Each client run starts its
 // interpreter (zeep about a second, node-soap about half, suds less); a
 // client's Call makes all its calls in one run. This package's tests take
-// about 20 seconds with the peers built (a minute with -race); packages
-// that do not use the harness build nothing. A peer
-// that is not installed skips the test, or fails it when
-// SOAPWIRE_REQUIRE_PEERS=1, as CI runs (coretest.RequirePeer). With -short this
-// package's own peer tests skip unless SOAPWIRE_REQUIRE_PEERS=1.
+// about a minute with the peers built (64 s under a load of 7 on 2 cores);
+// packages that do not use the harness build nothing. A peer that is not
+// installed skips the test, or fails it when SOAPWIRE_REQUIRE_PEERS=1, as
+// CI runs (coretest.RequirePeer). With -short this package's own peer
+// tests skip unless SOAPWIRE_REQUIRE_PEERS=1.
 package interop

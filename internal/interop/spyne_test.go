@@ -63,3 +63,28 @@ func TestSpyneJudgesElementForm(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeSoapServer: node-soap's server of each document contract,
+// serving the contract's own WSDL, answers every case of the gSOAP client
+// built from it, zeep and node-soap's own client in both versions, and
+// suds in SOAP 1.1.
+func TestNodeSoapServer(t *testing.T) {
+	t.Parallel()
+	peerTest(t)
+	for _, c := range []interop.Contract{interop.Qualified, interop.Bare} {
+		t.Run(string(c), func(t *testing.T) {
+			srv := interop.NodeSoapServer(t, c)
+			for _, v := range c.Versions() {
+				t.Run(v.String(), func(t *testing.T) {
+					checkCases(t, interop.GSOAPClient(t, c), srv.Endpoint(v), c, v, nil)
+					checkCases(t, interop.Zeep(t, srv.WSDLOf(v)), "", c, v, nil)
+					checkCases(t, interop.NodeSoap(t, srv.WSDLOf(v)), "", c, v,
+						func(name string, want interop.Values) interop.Values { return want.WithoutNil() })
+					if v == c.Versions()[0] {
+						checkCases(t, interop.Suds(t, srv.WSDLOf(v)), "", c, v, nil)
+					}
+				})
+			}
+		})
+	}
+}
