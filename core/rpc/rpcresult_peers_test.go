@@ -1,7 +1,9 @@
 package rpc_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,4 +39,32 @@ func lastLine(b []byte) string {
 		}
 	}
 	return string(b)
+}
+
+// TestGSOAPServerRPCResult records what a gSOAP server generated from the
+// service's SOAP 1.2 rpc/encoded WSDL sends: wsdl2h and soapcpp2 -S make
+// its serializers, and the response's writes its return value as the
+// plain <return> accessor, never calling soap_element_result (gSOAP's
+// writer of rpc:result). The day it does, the peer matrix in docs/rpc.md
+// changes.
+func TestGSOAPServerRPCResult(t *testing.T) {
+	requireGSOAP(t)
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "echo.wsdl"))
+	require.NoError(t, err)
+	require.NoError(t, newEchoService(rpc.WithStyle(rpc.RPCEncoded), rpc.WithRPCResult(true)).WSDL(f, "http://127.0.0.1:1/echo"))
+	require.NoError(t, f.Close())
+	for _, args := range [][]string{{"wsdl2h", "-o", "echo.h", "echo.wsdl"}, {"soapcpp2", "-j", "-S", "-x", "-I/usr/share/gsoap/import", "echo.h"}} {
+		cmd := exec.CommandContext(t.Context(), args[0], args[1:]...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", args[0], out)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "soapC.cpp"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), `soap_out_std__string(soap, "return", -1, &a->return_, "")`, "echoString's response writes <return>")
+	assert.NotContains(t, string(src), "soap_element_result", "the serializers never write rpc:result")
+	header, err := os.ReadFile(filepath.Join(dir, "echo.h"))
+	require.NoError(t, err)
+	assert.Contains(t, string(header), "service method-encoding:	echoString_ http://www.w3.org/2003/05/soap-encoding", "the SOAP 1.2 rpc/encoded binding was generated")
 }
