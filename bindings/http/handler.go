@@ -32,7 +32,10 @@ type handler struct {
 	desc  Describer
 	allow string
 	max   int64 // resolved Limits.MaxBytes; 0: none
-	bufs  sync.Pool
+	// pkgMax is the resolved Limits.MaxPackageBytes (0: none): what a
+	// multipart/related request may bring in all
+	pkgMax int64
+	bufs   sync.Pool
 	// logs bounds the refusal lines a flood makes: a kind at once, then at
 	// most one line per DefaultLogInterval with the count
 	logs *ratelog.Limiter
@@ -62,6 +65,7 @@ func NewHandler(h core.Handler, opts ...HandlerOption) http.Handler {
 	case mb > 0:
 		s.max = mb
 	}
+	s.pkgMax = packageMax(o.limits)
 	s.bufs.New = func() any { return bytes.NewBuffer(make([]byte, 0, 4096)) }
 	return s
 }
@@ -101,16 +105,31 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unsupported media type: SOAP 1.1 is text/xml, SOAP 1.2 application/soap+xml, in UTF-8 or UTF-16", http.StatusUnsupportedMediaType)
 		return
 	}
-	if s.max > 0 && r.ContentLength > s.max {
-		f := &core.Fault{Code: core.CodeSender, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: core.ErrTooLarge}
+	max, what := s.max, "the envelope"
+	if ct.multipart {
+		max, what = s.pkgMax, "the package"
+	}
+	if max > 0 && r.ContentLength > max {
+		f := &core.Fault{Code: core.CodeSender, Reason: what + " is larger than " + strconv.FormatInt(max, 10) + " bytes", Cause: core.ErrTooLarge}
 		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request too large", slog.Int64("content-length", r.ContentLength))
 		s.writeFault(ctx, w, nil, f, chooseVersion(r, ct, core.V11), http.StatusRequestEntityTooLarge)
 		return
 	}
-	body := &bodyReader{r: r.Body, max: s.max, pace: s.startPace(w, r)}
-	// UTF-16 without a byte order mark is read when the charset says so
-	m, err := core.ReadMessage(core.CharsetReader(ct.charset, body), s.o.limits)
+	body := &bodyReader{r: r.Body, max: max, what: what, pace: s.startPace(w, r)}
+	var (
+		m   *core.Message
+		err error
+	)
+	if ct.multipart {
+		// a MIME package (MTOM, SwA): its parts are read (spooled beyond
+		// Limits.SpoolThreshold) before the handler runs
+		m, err = core.ReadPackage(body, r.Header.Get("Content-Type"), s.o.limits)
+	} else {
+		// UTF-16 without a byte order mark is read when the charset says so
+		m, err = core.ReadMessage(core.CharsetReader(ct.charset, body), s.o.limits)
+	}
 	if err == nil {
+		defer m.Close() // a package's spool files, once the reply is written
 		defer recycle(m, body, r.ContentLength)
 	}
 	if err != nil {
@@ -133,16 +152,21 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if v == 0 {
 			v = chooseVersion(r, ct, def)
 		}
+		status := s.status(f, v, body)
+		if ct.multipart {
+			status = packageStatus(f, status, body)
+		}
 		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request refused", slog.String("fault", f.Error()))
-		s.writeFault(ctx, w, nil, f, v, s.status(f, v, body))
+		s.writeFault(ctx, w, nil, f, v, status)
 		return
 	}
 	v := m.Version()
-	if ct.version != 0 && ct.version != v {
+	if ct.version != 0 && ct.version != v && !ct.multipart {
 		// The media type names the other version: a node of that version
 		// does not know this envelope's namespace, which is a
 		// VersionMismatch (SOAP 1.1 §4.4.1, SOAP 1.2 Part 1 §5.4.7),
-		// answered in the media type's version (1.2: with Upgrade).
+		// answered in the media type's version (1.2: with Upgrade). A
+		// package's root part is held to it by core.ReadPackage.
 		f := &core.Fault{Code: core.CodeVersionMismatch, Version: ct.version,
 			Reason: "a SOAP " + v.String() + " envelope sent as " + ct.version.MediaType() + ", the SOAP " + ct.version.String() + " media type (SOAP " + v.String() + " is " + v.MediaType() + ")"}
 		s.logs.Log(ctx, s.o.log, slog.LevelInfo, "soap: request refused", slog.String("fault", f.Error()))
@@ -182,6 +206,11 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	defer reply.Close() // a reply read from a package (an intermediary's next hop)
+	if reply.Packaging == core.Inline && len(reply.Attachments) > 0 {
+		// attachments go back in the request's packaging
+		reply.Packaging = m.Packaging
+	}
 	if reply.Envelope == nil {
 		reply.Envelope = &core.Envelope{}
 	}
@@ -205,7 +234,7 @@ func (s *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *handler) bodyFault(f *core.Fault, body *bodyReader, v core.Version) *core.Fault {
 	switch {
 	case body.isTooLarge() && !errors.Is(f, core.ErrTooLarge):
-		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the envelope is larger than " + strconv.FormatInt(s.max, 10) + " bytes", Cause: errors.Join(core.ErrTooLarge, f)}
+		return &core.Fault{Code: core.CodeSender, Version: v, Reason: body.what + " is larger than " + strconv.FormatInt(body.max, 10) + " bytes", Cause: errors.Join(core.ErrTooLarge, f)}
 	case body.isTooLarge():
 	case body.timedOut():
 		return &core.Fault{Code: core.CodeSender, Version: v, Reason: "the request body did not arrive in time", Cause: f}
@@ -237,6 +266,23 @@ func (s *handler) status(f *core.Fault, v core.Version, body *bodyReader) int {
 		return http.StatusBadRequest
 	}
 	return faultStatus(f, v)
+}
+
+// packageStatus is the status of the fault f refusing a MIME package whose
+// body was read fine: a package is framing like HTTP's own, so one that is
+// malformed (no boundary, never closed, cut off, no root part) is 400, and
+// one over a size limit (a part, the root envelope) 413, in either version.
+// Otherwise (a body that did not arrive, a fault about the envelope) status.
+func packageStatus(f *core.Fault, status int, body *bodyReader) int {
+	switch {
+	case body.isTooLarge() || body.timedOut() || body.failed():
+		return status
+	case errors.Is(f, core.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(f, core.ErrMalformed):
+		return http.StatusBadRequest
+	}
+	return status
 }
 
 // writeFault answers with f in version v; req, when known, is the request
@@ -278,7 +324,11 @@ func (s *handler) write(ctx context.Context, w http.ResponseWriter, m *core.Mess
 			s.bufs.Put(buf)
 		}
 	}()
-	rw := &replyWriter{w: w, buf: buf, status: status, ctype: mediaType(m.Version())}
+	ctype := mediaType(m.Version())
+	if m.Packaging != core.Inline {
+		ctype = m.ContentType() // the package's: multipart/related, boundary, root
+	}
+	rw := &replyWriter{w: w, buf: buf, status: status, ctype: ctype}
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -389,7 +439,8 @@ const faultWriteTime = 10 * time.Second
 type bodyReader struct {
 	r        io.Reader
 	max      int64
-	pace     *pace // nil: no bound on the body's pace
+	what     string // what max bounds: "the envelope", "the package"
+	pace     *pace  // nil: no bound on the body's pace
 	mu       sync.Mutex
 	n        int64
 	tooLarge bool
@@ -439,4 +490,26 @@ func (b *bodyReader) isTooLarge() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.tooLarge
+}
+
+// packageMax is what core.ReadPackage resolves Limits.MaxPackageBytes to (0:
+// none): the field, else 4 × MaxBytes (none when MaxBytes is off).
+func packageMax(l core.Limits) int64 {
+	switch {
+	case l.MaxPackageBytes > 0:
+		return l.MaxPackageBytes
+	case l.MaxPackageBytes < 0:
+		return 0
+	}
+	d := core.DefaultLimits()
+	if l == (core.Limits{}) {
+		return d.MaxPackageBytes
+	}
+	switch mb := l.MaxBytes; {
+	case mb == 0:
+		return 4 * d.MaxBytes
+	case mb > 0:
+		return 4 * mb
+	}
+	return 0
 }

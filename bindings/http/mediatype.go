@@ -12,9 +12,13 @@ import (
 // contentType is what a request's Content-Type says.
 type contentType struct {
 	present bool
-	version core.Version // 0: not a SOAP media type
-	action  string       // the 1.2 action parameter
+	version core.Version // 0: not a SOAP media type (a package: its type or start-info names none)
+	action  string       // the 1.2 action parameter (a package's is core.ReadPackage's to take)
 	charset string
+	// multipart: a MIME package (multipart/related, MTOM or SwA); version
+	// is then what its type or start-info parameter announces for the
+	// root, the root part's own type deciding once read
+	multipart bool
 }
 
 func parseContentType(h string) (contentType, bool) {
@@ -59,6 +63,9 @@ func parseMediaType(h string) (contentType, bool) {
 	} else if err != nil {
 		return contentType{present: true}, false
 	}
+	if mt == core.MediaTypeMultipartRel {
+		return packageType(params)
+	}
 	ct := contentType{present: true, action: params["action"], charset: strings.ToLower(params["charset"])}
 	switch mt {
 	case core.MediaTypeV11:
@@ -73,6 +80,35 @@ func parseMediaType(h string) (contentType, bool) {
 		return ct, true
 	}
 	return ct, false
+}
+
+// packageType reads the parameters of a multipart/related Content-Type: a
+// package is served when its type is a SOAP root (application/xop+xml for
+// MTOM, text/xml or application/soap+xml for SwA) or absent (the root part
+// says). A missing boundary is core.ReadPackage's to refuse, with the
+// Sender fault of a malformed package.
+func packageType(params map[string]string) (contentType, bool) {
+	ct := contentType{present: true, multipart: true}
+	root := params["type"]
+	if strings.EqualFold(root, core.MediaTypeXOP) {
+		root = params["start-info"]
+	}
+	if root == "" {
+		return ct, true
+	}
+	mt, _, err := mime.ParseMediaType(root)
+	if err != nil && err != mime.ErrInvalidMediaParameter {
+		return ct, false
+	}
+	switch strings.ToLower(mt) {
+	case core.MediaTypeV11:
+		ct.version = core.V11
+	case core.MediaTypeV12:
+		ct.version = core.V12
+	default:
+		return ct, false
+	}
+	return ct, true
 }
 
 // soapAction returns the SOAPAction header (any spelling: net/http

@@ -24,6 +24,7 @@ type Transport struct {
 	own    *http.Transport
 	o      transportConfig
 	max    int64 // resolved Limits.MaxBytes of replies; 0: none
+	pkgMax int64 // resolved Limits.MaxPackageBytes of replies; 0: none
 
 	// answers to peer-named addresses that must be checked where they
 	// connect (answerdial.go); made for the first
@@ -48,6 +49,7 @@ func NewTransport(url string, opts ...TransportOption) *Transport {
 	case mb > 0:
 		t.max = mb
 	}
+	t.pkgMax = packageMax(t.o.limits)
 	t.client = t.o.client
 	if t.client == nil {
 		t.own = http.DefaultTransport.(*http.Transport).Clone()
@@ -122,6 +124,7 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 		return err
 	}
 	if reply != nil {
+		defer reply.Close()
 		if err := reply.Body().Discard(); err != nil {
 			return fmt.Errorf("http: send to %s: reading the reply: %w", url, err)
 		}
@@ -155,6 +158,11 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message, p *pr
 		return nil, fmt.Errorf("http: post %s: %w", url, err)
 	}
 	v := sentVersion(m)
+	var pkgType string
+	if m.Packaging != core.Inline {
+		// fixed (boundary, root Content-ID) before the package is written
+		pkgType = m.ContentType()
+	}
 	enc := encode(m)
 	select {
 	case <-enc.ready:
@@ -180,7 +188,17 @@ func (t *Transport) post(ctx context.Context, url string, m *core.Message, p *pr
 		req.Body = &pipeBody{Reader: io.MultiReader(bytes.NewReader(enc.buf.Bytes()), enc.pr), pr: enc.pr, p: p}
 	}
 	h := req.Header
-	if v == core.V12 {
+	if pkgType != "" {
+		// a MIME package: the 1.2 action is in its start-info (MTOM) or
+		// root part (SwA); 1.1 keeps its SOAPAction header
+		h["Content-Type"] = []string{pkgType}
+		if v == core.V12 {
+			h["Accept"] = []string{core.MediaTypeV12 + ", " + core.MediaTypeV11 + ";q=0.5, " + core.MediaTypeMultipartRel}
+		} else {
+			h["SOAPAction"] = []string{`"` + m.Action + `"`}
+			h["Accept"] = []string{core.MediaTypeV11 + ", " + core.MediaTypeV12 + ";q=0.5, " + core.MediaTypeMultipartRel}
+		}
+	} else if v == core.V12 {
 		ct := core.MediaTypeV12 + "; charset=utf-8"
 		if m.Action != "" {
 			ct += `; action="` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(m.Action) + `"`
@@ -223,6 +241,9 @@ func (t *Transport) reply(resp *http.Response, sent core.Version) (*core.Message
 	}
 	mt, _, _ := mime.ParseMediaType(ctype)
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if mt == core.MediaTypeMultipartRel {
+		return t.packageReply(resp, sent, ctype, ok2xx)
+	}
 	if mt != core.MediaTypeV11 && mt != core.MediaTypeV12 {
 		if ok2xx && resp.ContentLength == 0 {
 			release(resp)
@@ -276,6 +297,44 @@ func (t *Transport) reply(resp *http.Response, sent core.Version) (*core.Message
 		resp.Body.Close()
 		return nil, statusError(resp, head)
 	}
+	return m, nil
+}
+
+// packageReply reads resp, a MIME package (MTOM, SwA), the answer to a
+// request sent in version sent. The package is read whole (its parts held
+// in memory, or spooled beyond Limits.SpoolThreshold) and the connection
+// released; the reply holds the parts until closed (core.Message.Close).
+func (t *Transport) packageReply(resp *http.Response, sent core.Version, ctype string, ok2xx bool) (*core.Message, error) {
+	if max := t.pkgMax; max > 0 && resp.ContentLength > max {
+		resp.Body.Close()
+		return nil, fmt.Errorf("http: the reply announces %d bytes (Content-Length), over the package limit of %d: %w", resp.ContentLength, max, core.ErrTooLarge)
+	}
+	m, err := core.ReadPackage(resp.Body, ctype, t.o.limits)
+	if err != nil {
+		resp.Body.Close()
+		if !ok2xx {
+			return nil, &StatusError{Code: resp.StatusCode, ContentType: ctype}
+		}
+		return nil, fmt.Errorf("http: reading the reply: %w", err)
+	}
+	release(resp)
+	if err := core.CheckReplyVersion(sent, m); err != nil {
+		m.Close()
+		return nil, fmt.Errorf("http: reading the reply: %w", err)
+	}
+	if f := m.Fault(); f != nil {
+		m.Close()
+		if f.Cause == nil {
+			f.Cause = &StatusError{Code: resp.StatusCode, ContentType: ctype}
+		}
+		return nil, f
+	}
+	if !ok2xx {
+		m.Close()
+		return nil, &StatusError{Code: resp.StatusCode, ContentType: ctype}
+	}
+	m.SetMeta(MetaStatus, strconv.Itoa(resp.StatusCode))
+	m.SetMeta(MetaType, ctype)
 	return m, nil
 }
 
