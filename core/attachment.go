@@ -29,6 +29,9 @@ type Attachment struct {
 	spool *spoolFile
 	open  func() (io.ReadCloser, error)
 	size  int64
+	// binary: a Binary stands for it (AttachBinary): under Inline it is
+	// written inline, in the body, and needs no part
+	binary bool
 }
 
 // NewAttachment returns an attachment of the given Content-Type whose bytes

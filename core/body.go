@@ -258,6 +258,9 @@ func (b Body) Discard() error {
 		return nil
 	}
 	in := b.src.in
+	if in.xop != nil {
+		in.xop.discard = true // includes checked, their parts not read
+	}
 	for {
 		_, _, err := in.next()
 		if err == io.EOF {
@@ -324,6 +327,8 @@ type inbound struct {
 	first *xmltok.Token // the first child's start tag, already read
 	err   error         // sticky
 	p     *parser       // the envelope's parser; nil for an outbound body's fragment
+	msg   *Message      // the message read (nil for an outbound body's fragment)
+	xop   *xopState     // an MTOM message's: includes resolved; nil: refused
 	// a token read ahead (finishIfDone), returned by the next call
 	peeked *xmltok.Token
 	strs   *interner // Token's strings, once Token is used
@@ -376,6 +381,18 @@ func (in *inbound) next() (*xmltok.Token, bool, error) {
 		in.peeked, in.peekedChild = nil, false
 		return t, child, nil
 	}
+	if x := in.xop; x != nil {
+		x.synth = false
+		if x.rd != nil {
+			t, err := in.chunk()
+			if err != nil {
+				return nil, false, err
+			}
+			if t != nil {
+				return t, false, nil
+			}
+		}
+	}
 	var t *xmltok.Token
 	if in.first != nil {
 		t, in.first = in.first, nil
@@ -389,6 +406,10 @@ func (in *inbound) next() (*xmltok.Token, bool, error) {
 		}
 	}
 	d := in.r.Depth()
+	if t.Kind == xmltok.StartElement && in.p != nil && isInclude(t) {
+		return in.include(t, d)
+	}
+	child := false
 	switch t.Kind {
 	case xmltok.EndElement:
 		if d < in.depth {
@@ -405,14 +426,19 @@ func (in *inbound) next() (*xmltok.Token, bool, error) {
 			if in.nchild > 1 && in.v != 0 && t.Name.Is(in.v.Namespace(), "Fault") {
 				return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "a Fault must be the only child of the Body"})
 			}
-			return t, true, nil
+			child = true
 		}
 	case xmltok.CharData:
 		if d == in.depth && !xmltok.IsSpace(t.Text) {
 			return nil, false, in.fail(&Fault{Code: CodeSender, Version: in.v, Reason: "text directly in the Body"})
 		}
 	}
-	return t, false, nil
+	if in.xop != nil {
+		if err := in.track(t, d); err != nil {
+			return nil, false, err
+		}
+	}
+	return t, child, nil
 }
 
 // scope is the full scope of a child's start tag next returned, nil for
@@ -471,9 +497,9 @@ func (in *inbound) copyTo(x *xmlWriter, v Version, prefix string) error {
 			continue // whitespace between children is not content
 		}
 		if child {
-			x.startComplete(t, in.r.Raw(), in.r.Scope(), env)
+			x.startComplete(t, in.raw(), in.r.Scope(), env)
 		} else {
-			x.rawToken(t, in.r.Raw())
+			x.rawToken(t, in.raw())
 		}
 		if x.err != nil {
 			return x.err

@@ -62,7 +62,16 @@ func (b Body) decode(v any) error {
 			return err
 		}
 	}
-	return xml.NewTokenDecoder(prefixed{in}).Decode(v)
+	d := xml.NewTokenDecoder(prefixed{in})
+	if in.msg != nil {
+		// a Binary in v learns the message and its limits (binaryContext)
+		lim := Limits{}.resolved()
+		if in.p != nil {
+			lim = in.p.lim
+		}
+		d.CharsetReader = in.contextReader(lim)
+	}
+	return d.Decode(v)
 }
 
 // fastDecode reports whether the fast path may read this body: encoding/xml

@@ -128,8 +128,10 @@ func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
 	if m.Packaging != Inline {
 		return m.writePackage(w, o)
 	}
-	if len(m.Attachments) > 0 {
-		return 0, errInlineAttachments
+	for _, a := range m.Attachments {
+		if a == nil || !a.binary {
+			return 0, errInlineAttachments
+		}
 	}
 	return m.writeEnvelope(w, o)
 }

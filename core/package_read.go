@@ -218,6 +218,9 @@ func (pr *packageReader) envelope(root *Attachment, rootType string, params map[
 		return nil, err
 	}
 	m.Attachments, m.Packaging, m.spools = parts, packaging, pr.spools
+	if packaging == MTOM {
+		m.enableXOP()
+	}
 	return m, nil
 }
 

@@ -47,7 +47,7 @@ const (
 
 // errInlineAttachments is the error of writing a message with attachments
 // and Packaging Inline.
-var errInlineAttachments = errors.New("core: a message with attachments needs Packaging MTOM or SwA")
+var errInlineAttachments = errors.New("core: a message with attachments (other than Binary values, written inline) needs Packaging MTOM or SwA")
 
 // packageIDs are a package's boundary and root Content-ID, chosen once per
 // Message so that ContentType and WriteTo agree.

@@ -24,7 +24,7 @@ func (p *parser) body() (Body, error) {
 	if t.Name.Is(p.v.Namespace(), "Fault") {
 		return p.faultBody(name)
 	}
-	p.st.in = inbound{r: p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t}
+	p.st.in = inbound{r: p.r, p: p, v: p.v, depth: p.r.Depth() - 1, first: t, msg: &p.st.msg}
 	*src = bodySource{in: &p.st.in, name: name, named: true}
 	return Body{src}, nil
 }
