@@ -23,7 +23,9 @@ func (s *Reader) begin() error {
 		s.pos += 3
 		s.base -= 3
 	case len(b) >= 2 && (b[0] == 0xFE && b[1] == 0xFF || b[0] == 0xFF && b[1] == 0xFE):
-		u := &utf16Reader{r: &s.cnt, big: b[0] == 0xFE, raw: make([]byte, 4096), err: s.rerr}
+		// raw takes all that was read after the mark (the first read may
+		// have brought more than 4 KiB)
+		u := &utf16Reader{r: &s.cnt, big: b[0] == 0xFE, raw: make([]byte, max(4096, len(b)-2)), err: s.rerr}
 		u.rn = copy(u.raw, b[2:])
 		s.src, s.utf16, s.rerr = u, true, nil
 		s.pos, s.end, s.base = 0, 0, 0

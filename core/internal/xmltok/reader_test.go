@@ -346,6 +346,30 @@ func enc16(s string, big bool) string {
 	return string(out)
 }
 
+// TestReaderUTF16Long reads UTF-16 documents whose first read brings more
+// than the transcoder's buffer holds (a whole document of 10 KiB in memory,
+// or from a reader that returns it at once): every character comes through,
+// as in the document's UTF-8 form. The transcoder took at most 4 KiB of
+// what the first read brought and dropped the rest.
+func TestReaderUTF16Long(t *testing.T) {
+	for _, doc := range []string{
+		`<a>` + strings.Repeat("x", 5000) + `</a>`,
+		`<a b="é">` + strings.Repeat("€𝄞x", 1200) + `</a>`,
+	} {
+		want, err := render(doc, xmltok.Limits{})
+		require.NoError(t, err)
+		for _, big := range []bool{false, true} {
+			in := enc16(doc, big)
+			got, err := renderReader(xmltok.NewReaderBytes([]byte(in), xmltok.Limits{}))
+			require.NoError(t, err, "NewReaderBytes, %d bytes", len(in))
+			assert.True(t, want == got, "NewReaderBytes, %d bytes: %d bytes of tokens, want %d", len(in), len(got), len(want))
+			got, err = render(in, xmltok.Limits{})
+			require.NoError(t, err, "NewReader, %d bytes", len(in))
+			assert.True(t, want == got, "NewReader, %d bytes: %d bytes of tokens, want %d", len(in), len(got), len(want))
+		}
+	}
+}
+
 func TestReaderEncodings(t *testing.T) {
 	const want = "<{}:a d1\nT\"é€𝄞\"\n</{}:a d0\n"
 	for name, in := range map[string]string{
