@@ -19,7 +19,7 @@ type proof struct {
 
 var (
 	// a package reference opens a run of test names: `core/rpc`: …
-	pkgRef = regexp.MustCompile("`((?:core|bindings|document|examples|internal|cmd|bench)(?:/[a-z0-9._-]+)*)`:")
+	pkgRef = regexp.MustCompile("`((?:core|bindings|document|examples|internal|cmd|bench|gen)(?:/[a-z0-9._-]+)*)`:")
 	// a test, fuzz target, benchmark or example, maybe with a subtest path
 	testRef = regexp.MustCompile("`((?:Test|Fuzz|Benchmark|Example)[A-Za-z0-9_]*)(?:/[^`]*)?`")
 )
