@@ -12,8 +12,9 @@ package core
 // *Fault in sent's version (not Remote: this side found it) whose reason
 // names both versions.
 //
-// Transports call it on every reply (bindings/http and bindings/nats do);
-// core/rpc's Client calls it too, for a RoundTripper that does not.
+// Transports call it on every reply (bindings/http and bindings/nats do,
+// and coretest's Pipe); core/rpc's Client, core/wsdl's Client and Stub and
+// document.Correlator call it too, for a RoundTripper that does not.
 func CheckReplyVersion(sent Version, reply *Message) error {
 	if reply == nil || sent == 0 {
 		return nil

@@ -260,9 +260,11 @@ func (c *serveConfig) fault(ctx, sctx context.Context, d Delivery, m *Message, f
 	var cause error = f
 	if bf := m.malformed(); bf != nil {
 		f, cause = bf, fmt.Errorf("%w: %w", ErrMalformed, bf)
-	} else if errors.Is(f, ErrReplyRefused) {
-		// a handler refused the reply address (document.Handler): park at
-		// once, as Serve does for its own refusals
+	} else if errors.Is(f, ErrReplyRefused) || errors.Is(f, ErrMalformed) {
+		// a handler refused the reply address (document.Handler), or found
+		// the message malformed in a way only it can see (a reply in the
+		// other SOAP version than its request, to document.Correlator):
+		// park at once, as Serve does for its own refusals
 		cause = fmt.Errorf("%w: %w", ErrMalformed, f)
 	}
 	to := m.FaultTo

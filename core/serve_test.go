@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // pmEvents records what happened, in order, across goroutines.
@@ -682,4 +683,29 @@ func TestServeShutdownGrace(t *testing.T) {
 		assert.ErrorIs(t, cause, context.Canceled)
 		assert.Empty(t, sent.all())
 	})
+}
+
+// TestServeHandlerFindsMalformed: a handler's fault with core.ErrMalformed
+// in its chain (the handler found the message wrong in a way only it can
+// tell) parks the delivery at once with that fault, as Serve's own verdict
+// does.
+func TestServeHandlerFindsMalformed(t *testing.T) {
+	inbox := coretest.NewPipe()
+	t.Cleanup(func() { _ = inbox.Close() })
+	var runs atomic.Int32
+	h := core.HandlerFunc(func(context.Context, *core.Message) (*core.Message, error) {
+		runs.Add(1)
+		return nil, &core.Fault{Code: core.CodeVersionMismatch, Reason: "the reply is a SOAP 1.1 envelope",
+			Cause: fmt.Errorf("%w: wrong version", core.ErrMalformed)}
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- core.Serve(ctx, inbox, h, nil) }()
+	t.Cleanup(func() { cancel(); <-done })
+	m := core.NewMessage(core.V12, core.RawBody([]byte(`<e:Reply xmlns:e="urn:e"/>`)))
+	m.ID = core.NewMessageID()
+	require.NoError(t, inbox.Send(t.Context(), m))
+	require.Eventually(t, func() bool { return len(inbox.Parked()) == 1 }, 10*time.Second, time.Millisecond)
+	assert.Equal(t, core.CodeVersionMismatch, inbox.Parked()[0].Code)
+	assert.Equal(t, int32(1), runs.Load(), "parked at once, not redelivered")
 }

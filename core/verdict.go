@@ -11,7 +11,10 @@ import (
 // (dead-letters) such a delivery with its fault at once instead of
 // redelivering it; core.FaultOf(cause) is the fault. Serve also Nacks with
 // it a message whose reply address was refused (ErrReplyRefused): its
-// bytes ask for what the service will not do.
+// bytes ask for what the service will not do; and one whose handler
+// returned a fault with ErrMalformed in its chain (the handler found the
+// message wrong in a way only it can tell: document.Correlator, a reply in
+// the other SOAP version than its request).
 var ErrMalformed = errors.New("core: the message is malformed")
 
 // Verdict is what a binding answers to request m once m's handler returned

@@ -51,6 +51,7 @@ const maxGaveUp = 4096
 type waiter struct {
 	ch   chan *core.Message // buffered: the reply is handed over without blocking
 	conv string
+	sent core.Version // the request's: a reply in the other one is refused
 }
 
 var (
@@ -83,8 +84,12 @@ func (c *Correlator) Pending() int {
 // WithTimeout bound, when ctx has no deadline). It fills in what m lacks: an
 // ID, ReplyTo (the Correlator's address), FaultTo (ReplyTo) and a
 // Conversation header (a new conversation named by the ID). A fault reply is
-// returned as a *core.Fault error; no reply in time as a *TimeoutError, also
-// when ctx ended while the request was being sent (it may have gone out).
+// returned as a *core.Fault error; a reply in the other SOAP version than
+// m as a VersionMismatch *core.Fault this side found
+// (core.CheckReplyVersion; the conversation fails and ServeSOAP returns the
+// fault, so core.Serve parks that reply); no reply in time as a
+// *TimeoutError, also when ctx ended while the request was being sent (it
+// may have gone out).
 func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
 	if m == nil || m.Envelope == nil {
 		return nil, errors.New("document: round trip: no envelope")
@@ -107,7 +112,7 @@ func (c *Correlator) RoundTrip(ctx context.Context, m *core.Message) (*core.Mess
 		SetConversation(m, ConversationOf(m))
 	}
 	conv := ConversationOf(m)
-	w := &waiter{ch: make(chan *core.Message, 1), conv: conv}
+	w := &waiter{ch: make(chan *core.Message, 1), conv: conv, sent: m.Version()}
 	c.mu.Lock()
 	if _, dup := c.waiters[m.ID]; dup {
 		c.mu.Unlock()
@@ -219,6 +224,18 @@ func (c *Correlator) ServeSOAP(ctx context.Context, m *core.Message) (*core.Mess
 		_, late = c.gaveUp[m.RelatesTo]
 		c.mu.Unlock()
 	}
+	if w != nil {
+		if err := core.CheckReplyVersion(w.sent, m); err != nil {
+			// a reply in the other SOAP version answers no request of
+			// ours: its caller gets the VersionMismatch fault at once, the
+			// conversation fails, and the reply is parked with the fault
+			f := core.FaultOf(err)
+			c.hand(ctx, w, m, f)
+			parked := *f // ErrMalformed: core.Serve parks the reply at once
+			parked.Cause = fmt.Errorf("%w: a reply in the other SOAP version than its request", core.ErrMalformed)
+			return nil, &parked
+		}
+	}
 	conv := ConversationOf(m)
 	if w != nil {
 		conv = w.conv
@@ -265,12 +282,18 @@ func (c *Correlator) fail(ctx context.Context, m *core.Message, f *core.Fault) b
 	if w == nil {
 		return false
 	}
+	c.hand(ctx, w, m, f)
+	return true
+}
+
+// hand ends w's call with f, which m (a reply to it) was found to be: the
+// conversation is failed and RoundTrip returns f.
+func (c *Correlator) hand(ctx context.Context, w *waiter, m *core.Message, f *core.Fault) {
 	fm := core.NewMessage(m.Version(), core.FaultBody(f))
 	fm.ID, fm.RelatesTo, fm.Meta = m.ID, m.RelatesTo, m.Meta
 	c.settle(ctx, w.conv, fm)
 	c.o.log.WarnContext(ctx, "document: a malformed reply ends its call", slog.String("relates_to", m.RelatesTo), slog.String("id", m.ID), slog.String("fault", f.Error()))
 	w.ch <- fm
-	return true
 }
 
 // settle records a reply in its conversation: the request it answers is no

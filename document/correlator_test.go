@@ -418,3 +418,66 @@ func TestCorrelatorUnreadableReply(t *testing.T) {
 	assert.Equal(t, f.Reason, core.FaultOf(err).Reason)
 	assert.Zero(t, c.Pending())
 }
+
+// TestCorrelatorReplyInTheOtherVersion: a reply in the other SOAP version
+// than its request (answer or fault) ends the call at once with a
+// VersionMismatch fault this side found, the conversation failed and the
+// reply parked; a VersionMismatch fault from the peer is its answer.
+func TestCorrelatorReplyInTheOtherVersion(t *testing.T) {
+	other := func(v core.Version) core.Version {
+		if v == core.V11 {
+			return core.V12
+		}
+		return core.V11
+	}
+	for _, v := range []core.Version{core.V11, core.V12} {
+		t.Run(v.String(), func(t *testing.T) {
+			requests, replies := newPipe(t), newPipe(t)
+			var answer atomic.Int32 // 0: an answer in the other version, 1: a fault in it, 2: its VersionMismatch fault, 3: right
+			serve(t, requests, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+				var r *core.Message
+				switch answer.Load() {
+				case 0:
+					r = core.NewMessage(other(v), core.RawBody([]byte(`<o:Confirmation xmlns:o="urn:example:po"/>`)))
+				case 1:
+					r = core.NewMessage(other(v), core.FaultBody(core.ReceiverFault("boom")))
+				case 2:
+					r = core.NewMessage(other(v), core.FaultBody(&core.Fault{Code: core.CodeVersionMismatch, Reason: "not this version"}))
+				default:
+					r = m.Reply(core.RawBody([]byte(`<o:Confirmation xmlns:o="urn:example:po"><o:Status>accepted</o:Status></o:Confirmation>`)))
+				}
+				r.ID, r.RelatesTo = core.NewMessageID(), m.ID
+				return nil, replies.Send(ctx, r)
+			}), nil)
+			store := document.NewMemoryStore()
+			c := document.NewCorrelator(requests, replies.Addr(), document.WithStore(store))
+			serve(t, replies, c, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+
+			for i, name := range []string{"an answer", "a fault"} {
+				answer.Store(int32(i))
+				req := orderRequest(v, i+1)
+				_, err := c.RoundTrip(ctx, req)
+				require.Error(t, err, name)
+				assert.NotErrorIs(t, err, document.ErrTimeout, name)
+				f := core.FaultOf(err)
+				assert.Equal(t, core.CodeVersionMismatch, f.Code, name)
+				assert.False(t, f.Remote, "%s: this side found it", name)
+				require.Eventually(t, func() bool { return len(replies.Parked()) == i+1 }, 10*time.Second, time.Millisecond, "%s: the reply is parked", name)
+				conv, err := store.Get(ctx, document.ConversationOf(req))
+				require.NoError(t, err)
+				assert.Equal(t, document.StateFailed, conv.State, name)
+			}
+			answer.Store(2)
+			_, err := c.RoundTrip(ctx, orderRequest(v, 3))
+			f := core.FaultOf(err)
+			assert.Equal(t, "not this version", f.Reason, "the peer's VersionMismatch fault is its answer")
+			answer.Store(3)
+			reply, err := c.RoundTrip(ctx, orderRequest(v, 4))
+			require.NoError(t, err, "the next call is answered")
+			assert.Contains(t, bodyString(t, reply), "accepted")
+			assert.Zero(t, c.Pending())
+		})
+	}
+}

@@ -337,6 +337,11 @@ func (p *Pipe) roundTrip(ctx context.Context, data []byte, action string, v core
 	if err != nil {
 		return nil, fmt.Errorf("pipe: round trip: reply: %w", err)
 	}
+	if err := core.CheckReplyVersion(v, reply); err != nil {
+		// a handler that answered in the other version: a client trusts
+		// no such reply, whatever carried it
+		return nil, fmt.Errorf("pipe: round trip: reply: %w", err)
+	}
 	if f := reply.Fault(); f != nil {
 		return nil, f
 	}

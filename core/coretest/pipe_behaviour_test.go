@@ -209,3 +209,35 @@ func TestPersistentSuite(t *testing.T) {
 	f.MaxBodyBytes = -1
 	coretest.TestSendReceive(t, f, s.pair)
 }
+
+// TestPipeReplyInTheOtherVersion: a handler answering in the other SOAP
+// version than the request (answer or fault) gives RoundTrip's caller a
+// VersionMismatch fault this side found, as every soapwire transport does
+// (core.CheckReplyVersion); a VersionMismatch fault is the answer.
+func TestPipeReplyInTheOtherVersion(t *testing.T) {
+	for name, h := range map[string]core.HandlerFunc{
+		"an answer": func(context.Context, *core.Message) (*core.Message, error) {
+			return core.NewMessage(core.V11, core.RawBody([]byte(`<p:Pong xmlns:p="urn:test"/>`))), nil
+		},
+		"a fault": func(context.Context, *core.Message) (*core.Message, error) {
+			return core.NewMessage(core.V11, core.FaultBody(core.ReceiverFault("boom"))), nil
+		},
+	} {
+		p := coretest.NewPipe(coretest.WithHandler(h))
+		_, err := p.RoundTrip(t.Context(), ping("hi"))
+		var f *core.Fault
+		require.ErrorAs(t, err, &f, name)
+		assert.Equal(t, core.CodeVersionMismatch, f.Code, name)
+		assert.False(t, f.Remote, name)
+		require.NoError(t, p.Close())
+	}
+	p := coretest.NewPipe(coretest.WithHandler(core.HandlerFunc(func(context.Context, *core.Message) (*core.Message, error) {
+		return core.NewMessage(core.V11, core.FaultBody(&core.Fault{Code: core.CodeVersionMismatch, Reason: "only 1.1"})), nil
+	})))
+	t.Cleanup(func() { _ = p.Close() })
+	_, err := p.RoundTrip(t.Context(), ping("hi"))
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, "only 1.1", f.Reason)
+	assert.True(t, f.Remote, "the peer's own fault")
+}

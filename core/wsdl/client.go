@@ -254,7 +254,10 @@ func (e *FaultError) DecodeDetail(v any) error { return e.codec.Assign(e.Detail,
 // value; with several parts, a struct or map with one field per part
 // element. A declared fault is a *FaultError with its detail decoded; any
 // other fault is the *core.Fault; a reply that does not match the
-// output's signature is a *ReplyError saying why.
+// output's signature is a *ReplyError saying why; a reply in the other SOAP
+// version than the port's, answer or fault, is a VersionMismatch
+// *core.Fault this side found (core.CheckReplyVersion: not every
+// RoundTripper checks).
 func (cl *Client) Call(ctx context.Context, op string, in, out any, opts ...CallOption) error {
 	sig, err := cl.Operation(op)
 	if err != nil {
@@ -408,6 +411,11 @@ func (cl *Client) reply(sig *Signature, reply *core.Message, rtErr error, out an
 		}
 		return &ReplyError{Op: sig.Name, Err: errors.New("no reply came (the operation has an output)")}
 	default:
+		// a reply in the other version answers no request of ours (the
+		// RoundTripper may not have checked)
+		if err := core.CheckReplyVersion(cl.ep.Version, reply); err != nil {
+			return err
+		}
 		fault = reply.Fault()
 	}
 	if fault != nil {

@@ -209,9 +209,9 @@ func TestClientBare(t *testing.T) {
 	p := &peer{t: t, reply: func(req string) string {
 		switch {
 		case strings.Contains(req, "EchoText"):
-			return env11(`<b:EchoedText xmlns:b="urn:soapwire:interop:calc-bare">hi</b:EchoedText>`)
+			return env12(`<b:EchoedText xmlns:b="urn:soapwire:interop:calc-bare">hi</b:EchoedText>`)
 		default:
-			return env11(`<b:Sum xmlns:b="urn:soapwire:interop:calc-bare">42</b:Sum>`)
+			return env12(`<b:Sum xmlns:b="urn:soapwire:interop:calc-bare">42</b:Sum>`)
 		}
 	}}
 	cl, err := wsdl.NewClient(c, p, wsdl.WithVersion(core.V12))
@@ -285,4 +285,60 @@ func TestFindEndpoint(t *testing.T) {
 	_, err = c.FindEndpoint(wsdl.WithPort("CalcBackup", "CalcSoap11"), wsdl.WithVersion(core.V12))
 	assert.EqualError(t, err, "wsdl: no port CalcBackup/CalcSoap11 of SOAP 1.2 in the contract; it has Calc/CalcSoap11 (SOAP 1.1), "+
 		"Calc/CalcSoap12 (SOAP 1.2), CalcBackup/CalcSoap11 (SOAP 1.1), binding CalcSpare (SOAP 1.1, no port)")
+}
+
+// env12 wraps body children in a SOAP 1.2 envelope.
+func env12(body string) string {
+	return `<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body>` + body + `</env:Body></env:Envelope>`
+}
+
+// TestClientReplyInTheOtherVersion: a reply in the other SOAP version than
+// the port's (answer or fault), from a RoundTripper that hands it on
+// unchecked, is an error: a VersionMismatch fault this side found (not
+// Remote), from Call and from Reply; a VersionMismatch fault in the other
+// version is the server's answer, returned as its fault.
+func TestClientReplyInTheOtherVersion(t *testing.T) {
+	c := loadInterop(t, interop.Qualified)
+	answer := `<c:addResponse xmlns:c="urn:soapwire:interop:calc"><c:result>42</c:result></c:addResponse>`
+	unchecked := func(env string) core.RoundTripper {
+		return core.RoundTripFunc(func(context.Context, *core.Message) (*core.Message, error) {
+			return core.ReadMessageBytes([]byte(env), core.DefaultLimits())
+		})
+	}
+	var out struct {
+		Result int32 `xml:"result"`
+	}
+	for name, env := range map[string]string{
+		"an answer": env12(answer),
+		"a fault":   env12(`<env:Fault><env:Code><env:Value>env:Receiver</env:Value></env:Code><env:Reason><env:Text xml:lang="en">boom</env:Text></env:Reason></env:Fault>`),
+	} {
+		cl, err := wsdl.NewClient(c, unchecked(env))
+		require.NoError(t, err)
+		require.Equal(t, core.V11, cl.Endpoint().Version)
+		err = cl.Call(t.Context(), "add", map[string]any{"a": 40, "b": 2}, &out)
+		var f *core.Fault
+		require.ErrorAs(t, err, &f, name)
+		assert.Equal(t, core.CodeVersionMismatch, f.Code, name)
+		assert.False(t, f.Remote, "%s: this side found it", name)
+		assert.Contains(t, f.Reason, "SOAP 1.2", name)
+
+		reply, err := core.ReadMessageBytes([]byte(env), core.DefaultLimits())
+		require.NoError(t, err)
+		err = cl.Reply("add", reply, nil, &out)
+		require.ErrorAs(t, err, &f, name)
+		assert.Equal(t, core.CodeVersionMismatch, f.Code, "%s: Reply checks too", name)
+	}
+	// the server saying it does not speak 1.1, in 1.2: its fault
+	vm := env12(`<env:Fault><env:Code><env:Value>env:VersionMismatch</env:Value></env:Code><env:Reason><env:Text xml:lang="en">only 1.2</env:Text></env:Reason></env:Fault>`)
+	cl, err := wsdl.NewClient(c, unchecked(vm))
+	require.NoError(t, err)
+	err = cl.Call(t.Context(), "add", map[string]any{"a": 40, "b": 2}, &out)
+	var f *core.Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, "only 1.2", f.Reason)
+	// the same version is read
+	cl, err = wsdl.NewClient(c, unchecked(env11(answer)))
+	require.NoError(t, err)
+	require.NoError(t, cl.Call(t.Context(), "add", map[string]any{"a": 40, "b": 2}, &out))
+	assert.Equal(t, int32(42), out.Result)
 }

@@ -293,3 +293,27 @@ func fakeServer(t *testing.T, answer []byte) string {
 	}()
 	return addr
 }
+
+// TestTransportReplyInTheOtherVersion: a server answering a SOAP 1.2
+// request in 1.1 (answer or fault) gives the caller an error, a
+// VersionMismatch fault this side found (core.CheckReplyVersion), as
+// soapwire's own transports do; a VersionMismatch fault is the answer.
+func TestTransportReplyInTheOtherVersion(t *testing.T) {
+	for name, reply := range map[string]*core.Message{
+		"an answer":       core.NewMessage(core.V11, core.RawBody([]byte(`<t:Pong xmlns:t="urn:test"/>`))),
+		"a fault":         core.NewMessage(core.V11, core.FaultBody(core.ReceiverFault("boom"))),
+		"VersionMismatch": core.NewMessage(core.V11, core.FaultBody(&core.Fault{Code: core.CodeVersionMismatch, Reason: "only 1.1"})),
+	} {
+		addr := startServer(t, core.HandlerFunc(func(context.Context, *core.Message) (*core.Message, error) { return reply, nil }))
+		_, err := unixsock.NewTransport(addr).RoundTrip(t.Context(), request("hi"))
+		var f *core.Fault
+		require.ErrorAs(t, err, &f, name)
+		if name == "VersionMismatch" {
+			assert.True(t, f.Remote, "the server's own fault")
+			assert.Equal(t, "only 1.1", f.Reason)
+			continue
+		}
+		assert.Equal(t, core.CodeVersionMismatch, f.Code, name)
+		assert.False(t, f.Remote, "%s: this side found it", name)
+	}
+}

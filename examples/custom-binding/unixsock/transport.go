@@ -34,7 +34,9 @@ func NewTransport(addr string, opts ...TransportOption) *Transport {
 
 // RoundTrip sends m to the Server and returns its reply. A fault reply is
 // returned as its *core.Fault (Remote set), "accepted, no reply" as (nil,
-// nil). ctx bounds the whole exchange: when it is done the connection is
+// nil); a reply in the other SOAP version than m, answer or fault, is an
+// error wrapping a VersionMismatch *core.Fault this side found
+// (core.CheckReplyVersion), as soapwire's own transports answer it. ctx bounds the whole exchange: when it is done the connection is
 // closed and its error is in the chain of the one returned.
 func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
 	addr := t.addr
@@ -55,6 +57,11 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 		}
 		if reply.Action == "" {
 			reply.Action = ans.action
+		}
+		// a reply in the other SOAP version answers no request of ours
+		// (a VersionMismatch fault is the server's answer, handed on)
+		if err := core.CheckReplyVersion(m.Version(), reply); err != nil {
+			return nil, fmt.Errorf("unixsock: round trip: reply: %w", err)
 		}
 		if f := reply.Fault(); f != nil {
 			return nil, f
