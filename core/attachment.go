@@ -25,8 +25,9 @@ type Attachment struct {
 	Type   string               // Content-Type of the part, with parameters ("" is application/octet-stream)
 	Header textproto.MIMEHeader // other part headers: as read; extra ones to write
 
-	data  []byte // in memory (not nil for a part held in memory, even empty)
-	spool *spoolFile
+	data  []byte     // in memory (not nil for a part held in memory, even empty)
+	spool *spoolFile // the package's temporary file
+	off   int64      // where the part is in it
 	open  func() (io.ReadCloser, error)
 	size  int64
 	// binary: a Binary stands for it (AttachBinary): under Inline it is
@@ -84,7 +85,7 @@ func (a *Attachment) Open() (io.ReadCloser, error) {
 		if f == nil {
 			return nil, ErrAttachmentClosed
 		}
-		return io.NopCloser(io.NewSectionReader(f, 0, a.size)), nil
+		return io.NopCloser(io.NewSectionReader(f, a.off, a.size)), nil
 	case a.data != nil:
 		return io.NopCloser(bytes.NewReader(a.data)), nil
 	case a.open != nil:
@@ -113,7 +114,8 @@ func (a *Attachment) contentType() string {
 	return a.Type
 }
 
-// spoolFile is a temporary file holding one part. It is removed from its
+// spoolFile is a temporary file holding the parts of a package beyond the
+// spool threshold, one after the other (or one decoded Binary value). It is removed from its
 // folder as soon as it is written where the system allows it (the open
 // file lives on until closed: nothing is left behind, even by a process
 // that dies), else when the message is closed.

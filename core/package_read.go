@@ -73,6 +73,10 @@ type packageReader struct {
 	src    *countReader
 	start  string // the root's Content-ID, "" for the first part
 	spools []*spoolFile
+	mem    int64        // bytes of parts held in memory
+	file   *spoolFile   // the package's temporary file, once a part needs it
+	off    int64        // its length
+	buf    bytes.Buffer // a part's bytes as they are read
 }
 
 // headerSlack is how far the package's reader may read ahead of a part's
@@ -201,7 +205,7 @@ func (pr *packageReader) envelope(root *Attachment, rootType string, params map[
 	var m *Message
 	charset := rparams["charset"]
 	if root.spool != nil {
-		m, err = ReadMessage(CharsetReader(charset, io.NewSectionReader(root.spool.file(), 0, root.size)), pr.lim)
+		m, err = ReadMessage(CharsetReader(charset, io.NewSectionReader(root.spool.file(), root.off, root.size)), pr.lim)
 	} else if cs := strings.ToLower(charset); strings.HasPrefix(cs, "utf-16") {
 		m, err = ReadMessage(CharsetReader(charset, bytes.NewReader(root.data)), pr.lim)
 	} else {
@@ -238,9 +242,10 @@ func transferDecoder(p *multipart.Part) (io.Reader, error) {
 	}
 }
 
-// spool reads a part's bytes into a: in memory up to the spool threshold,
-// beyond it into a temporary file; more than max bytes (0: no bound) is
-// refused.
+// spool reads a part's bytes into a: in memory while the package's parts
+// held in memory stay within the spool threshold, else into the package's
+// temporary file (one for all its parts); more than max bytes (0: no bound)
+// is refused.
 func (pr *packageReader) spool(a *Attachment, body io.Reader, max int64, n int, isRoot bool) error {
 	what := fmt.Sprintf("part %d", n)
 	if isRoot {
@@ -249,41 +254,53 @@ func (pr *packageReader) spool(a *Attachment, body io.Reader, max int64, n int, 
 	tooLarge := func() error {
 		return &Fault{Code: CodeSender, Reason: fmt.Sprintf("%s is larger than %d bytes", what, max), Cause: ErrTooLarge}
 	}
-	mem := pr.lim.SpoolThreshold
-	if max > 0 && (mem == 0 || max < mem) {
+	mem := int64(-1) // what this part may still hold in memory; -1: no bound
+	if t := pr.lim.SpoolThreshold; t > 0 {
+		mem = t - pr.mem
+		if mem < 0 {
+			mem = 0
+		}
+	}
+	if max > 0 && (mem < 0 || max < mem) {
 		mem = max // never more than max in memory
 	}
-	var buf bytes.Buffer
+	buf := &pr.buf // reused while parts go to the file
+	buf.Reset()
 	var err error
-	if mem > 0 {
+	switch {
+	case mem > 0:
 		_, err = buf.ReadFrom(io.LimitReader(body, mem+1))
-	} else {
+	case mem < 0:
 		_, err = buf.ReadFrom(body)
 	}
 	if err != nil {
 		return pr.fail(err, "%s", what)
 	}
-	if mem == 0 || int64(buf.Len()) <= mem {
+	if mem < 0 || mem > 0 && int64(buf.Len()) <= mem {
 		a.data, a.size = buf.Bytes(), int64(buf.Len())
 		if a.data == nil {
 			a.data = []byte{}
 		}
+		pr.buf = bytes.Buffer{} // a.data keeps its bytes
+		pr.mem += a.size
 		return nil
 	}
 	if max > 0 && int64(buf.Len()) > max {
 		return tooLarge()
 	}
-	f, err := os.CreateTemp(pr.lim.SpoolDir, "soapwire-part-*")
-	if err != nil {
-		return &Fault{Code: CodeReceiver, Reason: "the package cannot be spooled", Cause: err}
+	if pr.file == nil {
+		f, err := os.CreateTemp(pr.lim.SpoolDir, "soapwire-package-*")
+		if err != nil {
+			return &Fault{Code: CodeReceiver, Reason: "the package cannot be spooled", Cause: err}
+		}
+		pr.file = &spoolFile{f: f, name: f.Name()}
+		if os.Remove(f.Name()) == nil {
+			pr.file.name = "" // the open file lives on, nothing is left behind
+		}
+		pr.spools = append(pr.spools, pr.file)
 	}
-	sf := &spoolFile{f: f, name: f.Name()}
-	if os.Remove(f.Name()) == nil {
-		sf.name = "" // the open file lives on, nothing is left behind
-	}
-	pr.spools = append(pr.spools, sf)
-	a.spool = sf
-	written, err := buf.WriteTo(f)
+	a.spool, a.off = pr.file, pr.off
+	written, err := buf.WriteTo(pr.file.f)
 	if err != nil {
 		return &Fault{Code: CodeReceiver, Reason: "the package cannot be spooled", Cause: err}
 	}
@@ -291,8 +308,9 @@ func (pr *packageReader) spool(a *Attachment, body io.Reader, max int64, n int, 
 	if max > 0 {
 		src = io.LimitReader(body, max-written+1)
 	}
-	k, err := io.Copy(f, readOnly{src})
+	k, err := io.Copy(pr.file.f, readOnly{src})
 	written += k
+	pr.off += written
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

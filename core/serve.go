@@ -90,6 +90,10 @@ func WithReplyPolicy(p ReplyPolicy) ServeOption { return func(c *serveConfig) { 
 //     binding keeps it for the next Receiver (a shutdown is not a failure of
 //     the message).
 //
+// Once a delivery is settled, Serve closes its message (Message.Close: the
+// parts of a package it spooled are removed); a handler must not keep the
+// message, or its attachments, beyond its return.
+//
 // A reply with no address (ReplyTo absent or anonymous, which an
 // asynchronous transport has no back-channel for) is logged and dropped, and
 // the request Acked: it was processed. Receive errors other than ErrClosed
@@ -135,6 +139,7 @@ func Serve(ctx context.Context, r Receiver, h Handler, replies Sender, opts ...S
 		case sem <- struct{}{}:
 		case <-ctx.Done():
 			c.settleNack(ctx, d, ctx.Err())
+			d.Message().Close()
 			return nil
 		}
 		wg.Add(1)
@@ -166,6 +171,7 @@ func (c *serveConfig) settleNack(ctx context.Context, d Delivery, cause error) {
 
 func (c *serveConfig) handle(ctx context.Context, d Delivery, h Handler, unreadable UnreadableHandler, replies Sender) {
 	m := d.Message()
+	defer m.Close() // once settled: its spooled parts go
 	attrs := []any{slog.String("id", m.ID), slog.String("action", m.Action)}
 	if f := m.malformed(); f != nil {
 		// unreadable before any handler (UnreadableMessage): parked, never

@@ -709,3 +709,41 @@ func TestServeHandlerFindsMalformed(t *testing.T) {
 	assert.Equal(t, core.CodeVersionMismatch, inbox.Parked()[0].Code)
 	assert.Equal(t, int32(1), runs.Load(), "parked at once, not redelivered")
 }
+
+func TestServeClosesMessages(t *testing.T) {
+	ev := &pmEvents{}
+	sent := &pmSent{events: ev}
+	rcv := newPMReceiver()
+	var inHandler []error
+	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		_, err := m.Attachments[0].Open()
+		inHandler = append(inHandler, err)
+		if m.ID == "urn:uuid:fault" {
+			return nil, &core.Fault{Code: core.CodeSender, Reason: "no"}
+		}
+		return m.Reply(core.RawBody([]byte(`<b:R xmlns:b="` + pmBodyNS + `"/>`))), nil
+	})
+	cancel, done := pmServe(t, rcv, h, sent)
+	dir := t.TempDir()
+	var msgs []*core.Message
+	for _, id := range []string{"urn:uuid:ok", "urn:uuid:fault"} {
+		req := pkMessage(core.V11, core.MTOM, core.BytesAttachment("x/y", pkData(10000)))
+		wire, ct := pkWire(t, req)
+		m, err := core.ReadPackage(bytes.NewReader(wire), ct, core.Limits{SpoolThreshold: 1000, SpoolDir: dir})
+		require.NoError(t, err)
+		require.True(t, m.Attachments[0].Spooled())
+		m.ID, m.ReplyTo = id, "mailto:client@example.org"
+		msgs = append(msgs, m)
+		d := newPMDelivery(m, ev)
+		rcv.push(t, d)
+		d.wait(t)
+	}
+	cancel()
+	require.NoError(t, pmWaitServe(t, done))
+	assert.Equal(t, []error{nil, nil}, inHandler, "the parts are there while the handler runs")
+	for _, m := range msgs {
+		_, err := m.Attachments[0].Open()
+		assert.ErrorIs(t, err, core.ErrAttachmentClosed, "%s: closed once settled", m.ID)
+	}
+	pkDirEmpty(t, dir)
+}
