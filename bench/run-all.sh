@@ -59,6 +59,9 @@ step stream1g "go run ./bench/stream1g -size 1GiB -max-rss 64MiB"
 step httpload "go run ./bench/httpload -rounds 6 -duration 3s"
 step http-server "go test -run XXX -bench BenchmarkServer -benchmem -count 5 ./bindings/http/"
 
+# Attachments over HTTP (issue 25): 1 GiB MTOM, flat memory, against plain net/http.
+step attach1g "go run ./bench/attach1g -size 1GiB -rounds 3 -max-rss 64MiB"
+
 # SOAP encoding and RPC (issue 3): five interleaved rounds.
 step soapenc "go test -c -o $bin/soapenc.test ./core/soapenc && go test -c -o $bin/rpc.test ./core/rpc &&
   for i in 1 2 3 4 5; do $bin/soapenc.test -test.run '^\$' -test.bench . -test.benchmem -test.cpu 1 -test.count 1;
