@@ -365,3 +365,56 @@ func TestAttachmentServerNotCalledOnRefusal(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 	assert.False(t, called)
 }
+
+// TestAttachmentXOPRefusals: an xop:Include that names no part of the
+// package, or whose href is not a cid: URL, is a Sender fault (400 in 1.2,
+// 500 in 1.1) whether the handler decodes the body or not (the verdict on
+// the whole request reads it); an xop:Include in a plain envelope too.
+func TestAttachmentXOPRefusals(t *testing.T) {
+	const bnd = "b0undary"
+	decoding := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		var req struct {
+			Data core.Binary `xml:"data"`
+		}
+		if err := m.Body().Decode(&req); err != nil {
+			return nil, err
+		}
+		return m.Reply(core.RawBody([]byte(`<t:ok xmlns:t="` + testNS + `"/>`))), nil
+	})
+	ignoring := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		return m.Reply(core.RawBody([]byte(`<t:ok xmlns:t="` + testNS + `"/>`))), nil
+	})
+	include := func(href string) string {
+		return `<t:upload xmlns:t="` + testNS + `"><data><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="` + href + `"/></data></t:upload>`
+	}
+	for _, v := range []core.Version{core.V11, core.V12} {
+		rootType := `application/xop+xml; type="` + v.MediaType() + `"`
+		pkgType := `multipart/related; type="application/xop+xml"; start="<root@x>"; start-info="` + v.MediaType() + `"; boundary="` + bnd + `"`
+		want := map[core.Version]int{core.V11: 500, core.V12: 400}[v]
+		cases := []struct {
+			name, ctype, body string
+		}{
+			{"a missing part", pkgType, attPackage(bnd, v, rootType, include("cid:missing@x"), [3]string{"p1@x", "text/plain", "hello"})},
+			{"an http href", pkgType, attPackage(bnd, v, rootType, include("http://example.org/p1"), [3]string{"p1@x", "text/plain", "hello"})},
+			{"a plain envelope", ctype(v), envelope(v, "", include("cid:p1@x"))},
+		}
+		for _, c := range cases {
+			for name, h := range map[string]core.Handler{"decoding": decoding, "ignoring": ignoring} {
+				t.Run(v.String()+"/"+c.name+"/"+name, func(t *testing.T) {
+					srv := serve(t, h)
+					resp, data := post(t, srv.URL, map[string]string{"Content-Type": c.ctype}, strings.NewReader(c.body))
+					assert.Equal(t, want, resp.StatusCode, "%s", data)
+					m, f := readFault(t, data)
+					assert.Equal(t, v, m.Version())
+					assert.Equal(t, core.CodeSender, f.Code)
+					assert.Contains(t, strings.ToLower(f.Reason), "include", f.Reason)
+				})
+			}
+		}
+	}
+	// the part that is there resolves
+	srv := serve(t, decoding)
+	resp, data := post(t, srv.URL, map[string]string{"Content-Type": `multipart/related; type="application/xop+xml"; start="<root@x>"; start-info="text/xml"; boundary="` + bnd + `"`},
+		strings.NewReader(attPackage(bnd, core.V11, `application/xop+xml; type="text/xml"`, include("cid:p1@x"), [3]string{"p1@x", "text/plain", "hello"})))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
+}

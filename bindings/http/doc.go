@@ -40,6 +40,15 @@
 // Sender fault in that version (400 for 1.2, 500 for 1.1) whose reason says
 // what was wrong. Every refusal is logged through WithLogger.
 //
+// A message with attachments travels as a MIME package (multipart/related:
+// MTOM/XOP or SOAP with Attachments). NewHandler reads one with
+// core.ReadPackage (the root part's type decides the version; parts beyond
+// Limits.SpoolThreshold are spooled to disk) and answers in the request's
+// packaging when the reply has attachments; a malformed package is 400 and
+// one over its limits 413. The Transport posts a message whose Packaging is
+// MTOM or SwA with m.ContentType() and reads multipart/related replies the
+// same way: close them (core.Message.Close) when done.
+//
 // GET serves the SOAP 1.2 SOAP Response MEP (WithGet) and "?wsdl" for a
 // handler that is a Describer, such as a core/rpc Service, with the address
 // set to the host the client used. WithAuth protects every method.

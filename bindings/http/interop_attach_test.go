@@ -305,7 +305,7 @@ func mtomReplyBytes(t *testing.T, reply *core.Message, p core.Packaging) ([]byte
 
 // TestInteropNodeSoapMTOM: node-soap's client sends MTOM (forceMTOM, an
 // attachment, an xop:Include naming it) to NewHandler and reads the MTOM
-// reply (parseResponseAttachments). In SOAP 1.2 node-soap labels the root
+// reply (parseResponseAttachments), or an SwA one. In SOAP 1.2 node-soap labels the root
 // part text/xml (start-info and type), so its 1.2 envelope is answered as
 // a 1.2 envelope sent as text/xml is: a SOAP 1.1 VersionMismatch fault.
 func TestInteropNodeSoapMTOM(t *testing.T) {
@@ -318,13 +318,16 @@ func TestInteropNodeSoapMTOM(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.bin")
 	require.NoError(t, os.WriteFile(in, payload, 0o644))
-	for _, binding := range []string{"soap11", "soap12"} {
-		t.Run(binding, func(t *testing.T) {
-			svc := &mtomService{}
+	for _, c := range []struct {
+		binding string
+		reply   core.Packaging // Inline: the request's (MTOM)
+	}{{"soap11", core.Inline}, {"soap11", core.SwA}, {"soap12", core.Inline}} {
+		t.Run(c.binding+"/reply "+map[core.Packaging]string{core.Inline: "MTOM", core.SwA: "SwA"}[c.reply], func(t *testing.T) {
+			svc := &mtomService{packaging: c.reply}
 			srv := serve(t, svc)
 			out := filepath.Join(t.TempDir(), "out.bin")
-			r := runPeer(t, nodeSoapDir, node, "mtom_client.js", srv.URL+"/mtom?wsdl", binding, in, out)
-			if binding == "soap12" {
+			r := runPeer(t, nodeSoapDir, node, "mtom_client.js", srv.URL+"/mtom?wsdl", c.binding, in, out)
+			if c.binding == "soap12" {
 				assert.Equal(t, "soap:VersionMismatch", r.Fault, "node-soap's 1.2 MTOM is labelled 1.1")
 				assert.Contains(t, r.Reason, "text/xml")
 				assert.Empty(t, svc.got, "the handler was not called")

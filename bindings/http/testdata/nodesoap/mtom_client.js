@@ -1,8 +1,9 @@
 // node-soap MTOM client for soapwire's attachment interop tests: loads the
 // WSDL of testdata/mtom, sends a file's bytes to echoData as an MTOM part
 // (forceMTOM, an attachment and an xop:Include naming it), reads the
-// multipart reply (parseResponseAttachments) and writes the bytes of the
-// part its xop:Include names to OUT. Prints one JSON line.
+// multipart reply (parseResponseAttachments: MTOM, or SwA when the server
+// answers so) and writes the bytes of the part its xop:Include (or swaRef
+// text) names to OUT. Prints one JSON line.
 // usage: node mtom_client.js WSDL_URL soap11|soap12 IN OUT
 'use strict';
 const fs = require('fs');
@@ -25,7 +26,9 @@ async function main() {
   const out = {};
   try {
     const [, raw] = await client.echoDataAsync(args, opts);
-    const m = /<(?:[\w-]+:)?Include[^>]*href="cid:([^"]+)"/.exec(raw);
+    // the reply names its part by an xop:Include (MTOM) or by swaRef text
+    // "cid:…" (SwA)
+    const m = /<(?:[\w-]+:)?Include[^>]*href="cid:([^"]+)"/.exec(raw) || />cid:([^<]+)</.exec(raw);
     const href = m ? decodeURIComponent(m[1]) : '';
     const parts = (client.lastResponseAttachments && client.lastResponseAttachments.parts) || [];
     const part = parts.find((p) => (p.headers['content-id'] || '').replace(/^<|>$/g, '') === href);
