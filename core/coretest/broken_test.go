@@ -37,6 +37,9 @@ var brokenBindings = []struct {
 	{"IgnoresDeadline", "RoundTripper/Deadline/Deadline"},
 	{"SwapsVersion", "RoundTripper/Echo/SOAP11"},
 	{"ForgetsUnsettled", "SendReceive/Persistent"},
+	{"DropsPart", "Attachments/SwA/SOAP11"},
+	{"PackagesAsSwA", "Attachments/MTOM/SOAP12"},
+	{"ChangesPart", "AttachmentsRoundTrip/SwA/SOAP12"},
 }
 
 func TestSuitesCatchBrokenBindings(t *testing.T) {
@@ -96,6 +99,8 @@ func TestBrokenBinding(t *testing.T) {
 	t.Run("SendReceive", func(t *testing.T) { coretest.TestSendReceive(t, f, newPair) })
 	t.Run("Serve", func(t *testing.T) { coretest.TestServe(t, f, newPair) })
 	t.Run("RoundTripper", func(t *testing.T) { coretest.TestRoundTripper(t, f, newRT) })
+	t.Run("Attachments", func(t *testing.T) { coretest.TestAttachmentsSendReceive(t, f, newPair) })
+	t.Run("AttachmentsRoundTrip", func(t *testing.T) { coretest.TestAttachmentsRoundTrip(t, f, newRT) })
 }
 
 type brokenSender struct {
@@ -115,6 +120,14 @@ func (s brokenSender) Send(ctx context.Context, m *core.Message) error {
 		}
 	case "SendIgnoresContext":
 		ctx = context.WithoutCancel(ctx)
+	case "DropsPart":
+		if n := len(m.Attachments); n > 1 {
+			m.Attachments = m.Attachments[:n-1]
+		}
+	case "PackagesAsSwA":
+		if m.Packaging == core.MTOM {
+			m.Packaging = core.SwA
+		}
 	}
 	return s.p.Send(ctx, m)
 }
@@ -171,6 +184,13 @@ func (b brokenRT) RoundTrip(ctx context.Context, m *core.Message) (*core.Message
 		ctx = context.WithoutCancel(ctx)
 	case "SwapsVersion":
 		m.Envelope.Version = core.V12
+	case "ChangesPart":
+		if len(m.Attachments) > 0 {
+			a := m.Attachments[0]
+			c := core.BytesAttachment(a.Type, []byte("not the same bytes"))
+			c.ID = a.ID
+			m.Attachments[0] = c
+		}
 	}
 	reply, err := b.p.RoundTrip(ctx, m)
 	if f, ok := err.(*core.Fault); ok && b.name == "FaultNotRemote" {

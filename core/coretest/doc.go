@@ -21,7 +21,9 @@
 // There is one suite per seam: TestSendReceive for core.Sender with
 // core.Receiver and core.Delivery, TestRoundTripper for core.RoundTripper
 // (the suite supplies the server's core.Handler), and TestServe for a
-// Receiver and Sender driven by core.Serve. Each runs named subtests
+// Receiver and Sender driven by core.Serve. A binding that carries MIME
+// packages opts into TestAttachmentsSendReceive and TestAttachmentsRoundTrip
+// (MTOM, SwA and inline Binary values, parts compared intact). Each runs named subtests
 // (Fields/SOAP12, AckNack/NackAck, Deadline/Cancel, …) so a failure says
 // what broke; a subtest whose feature the binding lacks is skipped with the
 // Features field it needs. The suites import only core, the standard
@@ -32,8 +34,8 @@
 //
 // Pipe is an in-memory queue of serialized envelopes: a core.Sender,
 // a core.Receiver and, with WithHandler, a core.RoundTripper. Every message
-// crosses a real Message.WriteTo and core.ReadMessage, so what works over a
-// Pipe works over a wire. Use it in examples and in tests of code above the
+// crosses a real Message.WriteTo and core.ReadMessage (core.ReadPackage
+// for a MIME package), so what works over a Pipe works over a wire. Use it in examples and in tests of code above the
 // bindings (handlers, Nodes, Serve loops), where starting a server would be
 // noise.
 //

@@ -45,6 +45,10 @@ type Features struct {
 	// (0: 1 MiB; negative: skip the large-body subtests).
 	MaxBodyBytes int
 
+	// AttachmentBytes is the size of the large part the attachment suites
+	// send (0: 3 MiB; negative: the large part is left out).
+	AttachmentBytes int
+
 	// Concurrency is how many goroutines send at once in the concurrent
 	// subtests (0: 8 for Sender, 32 calls in flight for RoundTripper).
 	Concurrency int
@@ -77,6 +81,13 @@ func (f Features) maxBody() int {
 		return 1 << 20
 	}
 	return f.MaxBodyBytes
+}
+
+func (f Features) attachmentBytes() int {
+	if f.AttachmentBytes == 0 {
+		return 3 << 20
+	}
+	return f.AttachmentBytes
 }
 
 func (f Features) concurrency(def int) int {

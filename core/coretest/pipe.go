@@ -16,7 +16,9 @@ import (
 //
 // Everything crosses a real write and read: Send writes the Message with
 // Message.WriteTo and queues the bytes, Receive reads them back with
-// core.ReadMessage under the Pipe's Limits. Like a transport's SOAPAction,
+// core.ReadMessage under the Pipe's Limits (a message with Packaging MTOM
+// or SwA travels as its MIME package, its ContentType beside it, and is
+// read back with core.ReadPackage). Like a transport's SOAPAction,
 // the Action travels beside the bytes, so it arrives even when the envelope
 // carries no WS-Addressing headers. Meta is not carried; Receive sets
 // "pipe.attempt" (1 for a first delivery, 2 after one Nack, …).
@@ -43,6 +45,7 @@ type Pipe struct {
 type pipeItem struct {
 	data     []byte
 	action   string
+	ctype    string // the package's Content-Type; "" for an envelope alone
 	attempts int
 }
 
@@ -111,10 +114,11 @@ func (p *Pipe) Send(ctx context.Context, m *core.Message) error {
 		return fmt.Errorf("pipe: send: %w", err)
 	}
 	var buf bytes.Buffer
+	ct := packageType(m)
 	if _, err := m.WriteTo(&buf); err != nil {
 		return fmt.Errorf("pipe: send: write: %w", err)
 	}
-	return p.queueItem(ctx, &pipeItem{data: buf.Bytes(), action: m.Action})
+	return p.queueItem(ctx, &pipeItem{data: buf.Bytes(), action: m.Action, ctype: ct})
 }
 
 // SendRaw queues data, the bytes of an envelope as a peer wrote them
@@ -176,7 +180,7 @@ func (p *Pipe) Receive(ctx context.Context) (core.Delivery, error) {
 			it.attempts++
 			p.signal()
 			p.mu.Unlock()
-			m, err := read(it.data, it.action, p.limits)
+			m, err := read(it.data, it.action, it.ctype, p.limits)
 			if err != nil {
 				return nil, fmt.Errorf("pipe: receive: %w", err)
 			}
@@ -217,15 +221,31 @@ func (p *Pipe) requeue(it *pipeItem) {
 	p.signal()
 }
 
-// read reads a queued envelope and takes the Action from beside it (see
+// read reads a queued envelope, or package when ctype is its Content-Type
+// (core.ReadPackage), and takes the Action from beside it (see
 // core.Message.TakeAction). Beside a mismatch fault, m is returned too, so
 // the fault can answer it.
-func read(data []byte, action string, lim core.Limits) (*core.Message, error) {
-	m, err := core.ReadMessageBytes(data, lim)
+func read(data []byte, action, ctype string, lim core.Limits) (*core.Message, error) {
+	var m *core.Message
+	var err error
+	if ctype != "" {
+		m, err = core.ReadPackage(bytes.NewReader(data), ctype, lim)
+	} else {
+		m, err = core.ReadMessageBytes(data, lim)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return m, m.TakeAction(action, "the Pipe's action")
+}
+
+// packageType is the Content-Type a Pipe keeps beside m's bytes: m's, when
+// m is written as a MIME package (MTOM, SwA), else "".
+func packageType(m *core.Message) string {
+	if m.Packaging == core.Inline {
+		return ""
+	}
+	return m.ContentType()
 }
 
 type pipeDelivery struct {
@@ -291,10 +311,11 @@ func (p *Pipe) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, e
 		return nil, fmt.Errorf("pipe: round trip: %w", err)
 	}
 	var buf bytes.Buffer
+	ct := packageType(m)
 	if _, err := m.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("pipe: round trip: write: %w", err)
 	}
-	return p.roundTrip(ctx, buf.Bytes(), m.Action, m.Version())
+	return p.roundTrip(ctx, buf.Bytes(), m.Action, ct, m.Version())
 }
 
 // RoundTripRaw is RoundTrip for data, the bytes of an envelope of version
@@ -304,22 +325,23 @@ func (p *Pipe) RoundTripRaw(ctx context.Context, data []byte, action string, v c
 	if p.handler == nil {
 		return nil, errors.New("pipe: round trip: the pipe has no handler (see WithHandler)")
 	}
-	return p.roundTrip(ctx, data, action, v)
+	return p.roundTrip(ctx, data, action, "", v)
 }
 
-func (p *Pipe) roundTrip(ctx context.Context, data []byte, action string, v core.Version) (*core.Message, error) {
+func (p *Pipe) roundTrip(ctx context.Context, data []byte, action, ctype string, v core.Version) (*core.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pipe: round trip: %w", err)
 	}
 	type result struct {
 		data   []byte
 		action string
+		ctype  string
 		err    error
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, action, err := p.serve(ctx, data, action, v)
-		done <- result{data, action, err}
+		data, action, ctype, err := p.serve(ctx, data, action, ctype, v)
+		done <- result{data, action, ctype, err}
 	}()
 	var r result
 	select {
@@ -333,25 +355,32 @@ func (p *Pipe) roundTrip(ctx context.Context, data []byte, action string, v core
 	if r.data == nil {
 		return nil, nil
 	}
-	reply, err := read(r.data, r.action, p.limits)
+	reply, err := read(r.data, r.action, r.ctype, p.limits)
 	if err != nil {
 		return nil, fmt.Errorf("pipe: round trip: reply: %w", err)
 	}
 	if err := core.CheckReplyVersion(v, reply); err != nil {
 		// a handler that answered in the other version: a client trusts
 		// no such reply, whatever carried it
+		reply.Close()
 		return nil, fmt.Errorf("pipe: round trip: reply: %w", err)
 	}
 	if f := reply.Fault(); f != nil {
+		reply.Close()
 		return nil, f
 	}
 	return reply, nil
 }
 
 // serve is the far side of RoundTrip: it reads the request, calls the
-// handler and writes its answer (nil data for a one-way answer).
-func (p *Pipe) serve(ctx context.Context, req []byte, action string, v core.Version) ([]byte, string, error) {
-	m, err := read(req, action, p.limits)
+// handler and writes its answer (nil data for a one-way answer), with its
+// package's Content-Type. The request is closed once the answer is
+// written.
+func (p *Pipe) serve(ctx context.Context, req []byte, action, ctype string, v core.Version) ([]byte, string, string, error) {
+	m, err := read(req, action, ctype, p.limits)
+	if m != nil {
+		defer m.Close()
+	}
 	var reply *core.Message
 	if err == nil {
 		reply, err = m.Verdict(core.Recover(nil)(p.handler).ServeSOAP(ctx, m))
@@ -371,21 +400,23 @@ func (p *Pipe) serve(ctx context.Context, req []byte, action string, v core.Vers
 		reply.Action = core.FaultAction
 	}
 	if reply == nil {
-		return nil, "", nil
+		return nil, "", "", nil
 	}
 	var buf bytes.Buffer
+	rct := packageType(reply)
 	if _, err := reply.WriteTo(&buf); err != nil {
 		if m == nil || m.Body().Err() == nil {
-			return nil, "", fmt.Errorf("write reply: %w", err)
+			return nil, "", "", fmt.Errorf("write reply: %w", err)
 		}
 		// the reply read the request as it was written, and the
 		// request's rest turned out wrong: answer its fault
 		buf.Reset()
 		reply = m.FaultReply(core.FaultOf(m.Body().Err()))
 		reply.Action = core.FaultAction
+		rct = ""
 		if _, err := reply.WriteTo(&buf); err != nil {
-			return nil, "", fmt.Errorf("write fault: %w", err)
+			return nil, "", "", fmt.Errorf("write fault: %w", err)
 		}
 	}
-	return buf.Bytes(), reply.Action, nil
+	return buf.Bytes(), reply.Action, rct, nil
 }

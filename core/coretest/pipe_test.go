@@ -81,3 +81,15 @@ func TestPipeVerdictServe(t *testing.T) {
 		return len(p.Parked())
 	})
 }
+
+func TestPipeAttachmentsSendReceive(t *testing.T) {
+	coretest.TestAttachmentsSendReceive(t, pipeFeatures, newPipePair)
+}
+
+func TestPipeAttachmentsRoundTrip(t *testing.T) {
+	coretest.TestAttachmentsRoundTrip(t, pipeFeatures, func(t *testing.T, h core.Handler) core.RoundTripper {
+		p := coretest.NewPipe(coretest.WithHandler(h))
+		t.Cleanup(func() { _ = p.Close() })
+		return p
+	})
+}
