@@ -418,3 +418,31 @@ func TestAttachmentXOPRefusals(t *testing.T) {
 		strings.NewReader(attPackage(bnd, core.V11, `application/xop+xml; type="text/xml"`, include("cid:p1@x"), [3]string{"p1@x", "text/plain", "hello"})))
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
 }
+
+// TestAttachmentIntermediary: a core.Node intermediary mounted with
+// NewHandler forwards an MTOM request through a Transport with its parts,
+// in its packaging, and the far end's package reply comes back whole.
+func TestAttachmentIntermediary(t *testing.T) {
+	for _, p := range []core.Packaging{core.MTOM, core.SwA} {
+		t.Run(p.String(), func(t *testing.T) {
+			seen := &attSeen{}
+			final := serve(t, attEcho(seen))
+			next := soaphttp.NewTransport(final.URL)
+			t.Cleanup(next.CloseIdleConnections)
+			proxy := serve(t, &core.Node{URI: "urn:proxy", Intermediary: true, Next: next})
+			tr := soaphttp.NewTransport(proxy.URL)
+			t.Cleanup(tr.CloseIdleConnections)
+			large := attData(2<<20 + 5)
+			reply, err := tr.RoundTrip(t.Context(), attRequest(core.V12, p, core.BytesAttachment("application/octet-stream", large)))
+			require.NoError(t, err)
+			defer reply.Close()
+			seen.mu.Lock()
+			assert.Equal(t, p, seen.packaging, "the far end got a package")
+			assert.Equal(t, []string{fmt.Sprintf("application/octet-stream %d %s", len(large), attDigest(large))}, seen.parts)
+			seen.mu.Unlock()
+			assert.Equal(t, p, reply.Packaging)
+			require.Len(t, reply.Attachments, 1)
+			assert.Equal(t, large, attBytes(t, reply.Attachments[0]))
+		})
+	}
+}

@@ -42,6 +42,18 @@ func FuzzHandler(f *testing.F) {
 	} {
 		f.Add(s.ct, s.action, s.accept, s.auth, []byte(s.body))
 	}
+	// MIME packages (MTOM, SwA): whole, without a boundary, never closed
+	inc := `<t:echoString xmlns:t="urn:soapwire:test"><message><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:p1@x"/></message></t:echoString>`
+	mtom := attPackage("b", core.V11, `application/xop+xml; type="text/xml"`, inc, [3]string{"p1@x", "text/plain", "hello"})
+	swa := attPackage("b", core.V12, `application/soap+xml; action="urn:echo"`, echoBody, [3]string{"p1@x", "image/png", "\x89PNG"})
+	for _, s := range []struct{ ct, body string }{
+		{`multipart/related; type="application/xop+xml"; start="<root@x>"; start-info="text/xml"; boundary="b"`, mtom},
+		{`multipart/related; type="application/soap+xml"; start="<root@x>"; boundary=b`, swa},
+		{`multipart/related; type="application/xop+xml"; start-info="text/xml"`, mtom},
+		{`multipart/related; type="text/xml"; boundary="b"`, mtom[:len(mtom)-8]},
+	} {
+		f.Add(s.ct, "", "", "Basic "+b64("u:p"), []byte(s.body))
+	}
 	h := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
 		switch m.Action {
 		case "oneway":
@@ -159,6 +171,10 @@ func FuzzTransportReply(f *testing.F) {
 		{301, "text/xml", ok},
 		{200, "text/xml", ok[:40]},
 		{200, "text/xml; charset", ok},
+		{200, `multipart/related; type="application/xop+xml"; start="<root@x>"; start-info="text/xml"; boundary="b"`,
+			attPackage("b", core.V11, `application/xop+xml; type="text/xml"`, `<t:r xmlns:t="urn:t"><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:p1@x"/></t:r>`, [3]string{"p1@x", "text/plain", "x"})},
+		{500, `multipart/related; type="text/xml"; boundary="b"`, attPackage("b", core.V11, "text/xml", `<soap-env:Fault><faultcode>soap-env:Client</faultcode><faultstring>no</faultstring></soap-env:Fault>`)},
+		{200, `multipart/related; type="text/xml"`, "--b--"},
 	} {
 		f.Add(s.status, s.ct, []byte(s.body))
 	}
@@ -178,6 +194,9 @@ func FuzzTransportReply(f *testing.F) {
 				t.Fatal("a fault came back as a reply")
 			}
 			_ = reply.Body().Discard()
+			if err := reply.Close(); err != nil {
+				t.Fatalf("closing the reply: %v", err)
+			}
 		}
 		if f := core.FaultOf(err); err != nil && f.Remote && f.Cause == nil {
 			t.Fatal("a remote fault without its HTTP status")
