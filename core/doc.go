@@ -88,6 +88,25 @@
 // Nacks it, with its fault, when sending fails or a fault has nowhere to
 // go.
 //
+// # Attachments: MTOM/XOP and SwA
+//
+// A [Message] may carry MIME parts ([Attachment]: Content-ID, Content-Type,
+// headers, bytes from Open) in Message.Attachments, written as a
+// multipart/related package when Message.Packaging is [MTOM] or [SwA]
+// ([Message.ContentType] is the package's Content-Type for the transport's
+// header) and read by [ReadPackage], which reads a plain envelope as
+// ReadMessage does for any other content type. Parts are held in memory up
+// to Limits.SpoolThreshold, the rest in one temporary file per package,
+// released by [Message.Close] ([Serve] closes each delivery once settled).
+// In an MTOM message each xop:Include of the body is resolved as the body
+// is read: Token, Next, Decode and WriteTo see the base64 text of its part,
+// in chunks; Discard and Verdict check includes without reading parts; a
+// wrong Include is a Sender fault. [Binary] is a base64Binary value for body
+// structs that is written as an xop:Include (MTOM), swaRef text (SwA) or
+// inline base64, and decoded as the part itself. Limits bound the parts,
+// their sizes, their headers and the package; a malformed package is a
+// Sender fault with [ErrMalformed] in its chain. See docs/attachments.md.
+//
 // # Limits and strictness
 //
 // Reading is namespace-aware and strict, and bounded by [Limits]: total
