@@ -78,6 +78,11 @@ type httpConfig struct {
 	Path      string         `json:"path,omitempty"` // default "/"
 	BasicAuth *credentials   `json:"basic_auth,omitempty"`
 	Handler   *handlerConfig `json:"handler,omitempty"`
+	// the request body's pace (budgets.go): soaphttp.WithBodyTimeout,
+	// WithMinBodyRate, WithContentTypeOptional
+	BodyTimeout         string `json:"body_timeout,omitempty"`  // a duration; default 20s
+	MinBodyRate         int    `json:"min_body_rate,omitempty"` // bytes/s; default 500
+	ContentTypeOptional bool   `json:"content_type_optional,omitempty"`
 }
 
 type smtpConfig struct {
@@ -88,6 +93,13 @@ type smtpConfig struct {
 	Auth        *credentials   `json:"auth,omitempty"`
 	Concurrency int            `json:"concurrency,omitempty"`
 	Handler     *handlerConfig `json:"handler,omitempty"`
+	// the embedded server's session budget (budgets.go)
+	MaxSessions      int    `json:"max_sessions,omitempty"`        // default 100
+	MaxSessionsPerIP int    `json:"max_sessions_per_ip,omitempty"` // default half of max_sessions; -1: no bound
+	SessionTimeout   string `json:"session_timeout,omitempty"`     // a duration; default 10m
+	IOTimeout        string `json:"io_timeout,omitempty"`          // a duration; default 2m
+	MinDataRate      int    `json:"min_data_rate,omitempty"`       // bytes/s; default 500; -1: no pace rule
+	MinDataRateGrace string `json:"min_data_rate_grace,omitempty"` // a duration; default 30s
 }
 
 // imapConfig is IMAP intake: a Receiver on a mailbox someone else runs.
@@ -164,6 +176,9 @@ type natsConfig struct {
 	Durable     string         `json:"durable,omitempty"` // a JetStream durable consumer: durable delivery
 	Concurrency int            `json:"concurrency,omitempty"`
 	Handler     *handlerConfig `json:"handler,omitempty"`
+	// request-reply's pending buffer (soapnats.WithPendingLimits)
+	PendingMsgs  int `json:"pending_msgs,omitempty"`  // default 4096
+	PendingBytes int `json:"pending_bytes,omitempty"` // default 8 MiB (or twice the max payload)
 }
 
 type outboxConfig struct {
@@ -340,6 +355,7 @@ func (c *config) check() error {
 			bad("http.path", "%q: must start with /", h.Path)
 		}
 		creds("http.basic_auth", h.BasicAuth)
+		h.checkBudget(bad)
 		handler("http", h.Handler)
 	}
 	if s := c.SMTP; s != nil {
@@ -357,6 +373,7 @@ func (c *config) check() error {
 		if s.Concurrency < 0 {
 			bad("smtp.concurrency", "must not be negative")
 		}
+		s.checkBudget(bad)
 		handler("smtp", s.Handler)
 	}
 	if m := c.IMAP; m != nil {
@@ -461,7 +478,11 @@ func (c *config) check() error {
 		if n.Concurrency < 0 {
 			bad("nats.concurrency", "must not be negative")
 		}
+		n.checkBudget(bad)
 		handler("nats", n.Handler)
+	}
+	if p := c.Policy; p != nil {
+		p.check(bad)
 	}
 	if o := c.Outbox; o != nil {
 		if s := o.SMTP; s != nil {

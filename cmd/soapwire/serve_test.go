@@ -258,6 +258,7 @@ func TestServeConfig(t *testing.T) {
 		name string
 		cfg  string
 		want []string
+		fine []string // fields no problem is reported for
 	}{
 		{name: "not JSON", cfg: `{"http": `, want: []string{"unexpected EOF"}},
 		{name: "over 1 MiB", cfg: `{"handler": {"type": "echo"}, "http": {"listen": "127.0.0.1:0"}}` + strings.Repeat(" ", 1<<20), want: []string{"larger than 1024 KiB"}},
@@ -309,6 +310,36 @@ func TestServeConfig(t *testing.T) {
 			want: []string{"sftp: give server or remote, not both"},
 		},
 		{
+			name: "budgets",
+			cfg: `{"handler": {"type": "echo"},
+			       "http": {"listen": "127.0.0.1:0", "body_timeout": "soon", "min_body_rate": -5},
+			       "smtp": {"maildir": "/m", "addresses": ["a@b.example"], "max_sessions": -1, "max_sessions_per_ip": 500,
+			                "session_timeout": "-1m", "io_timeout": "0s", "min_data_rate": -7, "min_data_rate_grace": "x"},
+			       "nats": {"url": "nats://127.0.0.1:1", "subject": "nats:orders?stream=S", "durable": "d", "pending_msgs": -1, "pending_bytes": 10}}`,
+			want: []string{
+				`http.body_timeout: "soon": want a duration over zero`, "http.min_body_rate: -5: must be positive",
+				"smtp: the session budget", "it needs smtp.listen", "smtp.max_sessions: -1: must be positive",
+				"smtp.max_sessions_per_ip: 500: more than max_sessions (100)", `smtp.session_timeout: "-1m": want a duration`,
+				`smtp.io_timeout: "0s": want a duration`, "smtp.min_data_rate: -7: must be positive", `smtp.min_data_rate_grace: "x"`,
+				"nats.pending_msgs: -1: must be positive", "nats: pending_msgs and pending_bytes bound request-reply",
+			},
+		},
+		{
+			name: "policy",
+			cfg: `{"handler": {"type": "echo"}, "http": {"listen": "127.0.0.1:0"},
+			       "policy": {"schemes": ["ht tp", "https"], "hosts": ["partner.example:99999", "bad host", "[::1]:8080", "::1", ".corp.example", "10.0.0.7:8443"],
+			                  "private": true, "subjects": ["replies.>.x", "$SYS.x", "a..b", "replies.>", "orders.*.reply"],
+			                  "mailboxes": ["@", "buyer", "Buyer <b@x.example>", "@.partner.example", "*", "buyer@partner.example"]}}`,
+			want: []string{
+				`policy.schemes[0]: "ht tp": not a URI scheme`, `policy.hosts[0]: "partner.example:99999": port "99999"`,
+				`policy.hosts[1]: "bad host": a host name has letters`, "policy.private: has no use with policy.hosts",
+				`policy.subjects[0]: "replies.>.x": > is the last token only`, `policy.subjects[1]: "$SYS.x"`, `policy.subjects[2]: "a..b": an empty token`,
+				`policy.mailboxes[0]: "@"`, `policy.mailboxes[1]: "buyer"`, `policy.mailboxes[2]: "Buyer <b@x.example>"`,
+			},
+			fine: []string{"policy.schemes[1]", "policy.hosts[2]", "policy.hosts[3]", "policy.hosts[4]", "policy.hosts[5]",
+				"policy.subjects[3]", "policy.subjects[4]", "policy.mailboxes[3]", "policy.mailboxes[4]", "policy.mailboxes[5]"},
+		},
+		{
 			name: "several problems",
 			cfg: `{"handler": {"type": "echo"}, "http": {"listen": "8080", "path": "soap"},
 			       "smtp": {"maildir": "", "addresses": []},
@@ -329,6 +360,9 @@ func TestServeConfig(t *testing.T) {
 			assert.Contains(t, res.stderr, "soapwire serve: invalid configuration: "+path+": ")
 			for _, w := range tc.want {
 				assert.Contains(t, res.stderr, w)
+			}
+			for _, f := range tc.fine {
+				assert.NotContains(t, res.stderr, f+":", "no problem with %s", f)
 			}
 		})
 	}

@@ -322,7 +322,7 @@ func (s *server) startHTTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		return "", nil, fmt.Errorf("http.listen: %w", err)
 	}
 	log := s.log.With(slog.String("binding", "http"))
-	opts := []soaphttp.HandlerOption{soaphttp.WithLogger(log), soaphttp.WithLimits(s.cfg.limits())}
+	opts := append([]soaphttp.HandlerOption{soaphttp.WithLogger(log), soaphttp.WithLimits(s.cfg.limits())}, h.handlerOptions()...)
 	if a := h.BasicAuth; a != nil {
 		opts = append(opts, soaphttp.WithAuth(soaphttp.StaticCredentials(map[string]string{a.User: a.password()})))
 	}
@@ -364,7 +364,7 @@ func (s *server) startSMTP(ctx context.Context, wg *sync.WaitGroup, fail func(st
 		if err != nil {
 			return "", nil, fmt.Errorf("smtp.listen: %w", err)
 		}
-		opts := []soapsmtp.ServerOption{soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log)}
+		opts := append([]soapsmtp.ServerOption{soapsmtp.WithAddresses(c.Addresses...), soapsmtp.WithLogger(log)}, c.serverOptions()...)
 		if n := s.cfg.limits().MaxBytes; n > 0 {
 			// Room for the envelope in base64 (4/3) and the mail's headers.
 			opts = append(opts, soapsmtp.WithMaxMessageBytes(n+n/3+64<<10))
@@ -467,7 +467,10 @@ func (s *server) startNATS(ctx context.Context, wg *sync.WaitGroup, fail func(st
 	if c.Queue != nil {
 		queue = *c.Queue
 	}
-	opts := []soapnats.SubscribeOption{soapnats.WithQueue(queue), soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits())}
+	if c.PendingBytes > 0 && int64(c.PendingBytes) < s.nc.MaxPayload() {
+		return "", nil, fmt.Errorf("nats.pending_bytes: %d is less than the server's max payload, %d: the largest requests would always be dropped", c.PendingBytes, s.nc.MaxPayload())
+	}
+	opts := append([]soapnats.SubscribeOption{soapnats.WithQueue(queue), soapnats.WithLogger(log), soapnats.WithLimits(s.cfg.limits())}, c.subscribeOptions()...)
 	if c.Concurrency > 0 {
 		opts = append(opts, soapnats.WithConcurrency(c.Concurrency))
 	}
