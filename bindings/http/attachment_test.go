@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"mime"
@@ -444,5 +445,51 @@ func TestAttachmentIntermediary(t *testing.T) {
 			require.Len(t, reply.Attachments, 1)
 			assert.Equal(t, large, attBytes(t, reply.Attachments[0]))
 		})
+	}
+}
+
+// TestAttachmentSend: Transport.Send posts a package one-way; NewHandler
+// hands the handler the parts and the body's Binary values resolved to
+// them, and answers 202.
+func TestAttachmentSend(t *testing.T) {
+	type doc struct {
+		XMLName xml.Name     `xml:"urn:soapwire:test Document"`
+		Scan    core.Binary  `xml:"urn:soapwire:test Scan"`
+		PDF     *core.Binary `xml:"urn:soapwire:test PDF,omitempty"`
+	}
+	scan, pdf := attData(3<<20+1), []byte("%PDF-1.7\n")
+	for _, v := range []core.Version{core.V11, core.V12} {
+		for _, p := range []core.Packaging{core.MTOM, core.SwA} {
+			t.Run(v.String()+"/"+p.String(), func(t *testing.T) {
+				got := make(chan error, 1)
+				srv := serve(t, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+					var d doc
+					err := m.Body().Decode(&d)
+					if err == nil {
+						switch {
+						case m.Packaging != p || len(m.Attachments) != 2:
+							err = fmt.Errorf("packaging %s with %d parts", m.Packaging, len(m.Attachments))
+						case d.PDF == nil || d.Scan.Attachment() != m.Attachments[0] || d.PDF.Attachment() != m.Attachments[1]:
+							err = fmt.Errorf("the Binary values are not the parts")
+						case !bytes.Equal(attBytes(t, m.Attachments[0]), scan) || !bytes.Equal(attBytes(t, m.Attachments[1]), pdf):
+							err = fmt.Errorf("the parts' bytes differ")
+						}
+					}
+					got <- err
+					return nil, err
+				}), soaphttp.WithLimits(core.Limits{MaxBytes: 8 << 20}))
+				tr := soaphttp.NewTransport(srv.URL)
+				t.Cleanup(tr.CloseIdleConnections)
+				m := core.NewMessage(v, core.Body{})
+				m.Packaging, m.Action = p, "urn:soapwire:test:store"
+				d := doc{Scan: m.AttachBinary(core.BytesAttachment("image/tiff", scan))}
+				b := m.AttachBinary(core.BytesAttachment("application/pdf", pdf))
+				d.PDF = &b
+				m.Envelope.Body = core.ValueBody(d)
+				require.NoError(t, tr.Send(t.Context(), m))
+				assert.Equal(t, "202", m.Meta[soaphttp.MetaStatus])
+				assert.NoError(t, <-got)
+			})
+		}
 	}
 }
