@@ -43,6 +43,13 @@ type Written struct {
 // reply carries Auto-Submitted: auto-replied, and every mail X-Loop: From.
 // scratch holds the envelope while it is composed.
 //
+// A message with Packaging MTOM or SwA is a multipart/related mail: its
+// Content-Type is m.ContentType() (folded before each parameter), and its
+// body the package, the root part 7bit or quoted-printable and every
+// attachment base64, so the whole mail is 7bit (package.go). The action
+// travels in the package's start-info or root type for 1.2, in the
+// SOAPAction header for 1.1, as for a plain mail.
+//
 // CR, LF or NUL in the subject, the action or an extra field is
 // ErrHeaderInjection, a subject or action too long for a header line
 // ErrHeaderTooLong, and nothing is appended.
@@ -78,25 +85,47 @@ func Compose(dst, scratch *bytes.Buffer, m *core.Message, h Header) (Written, er
 			return Written{}, fmt.Errorf("mail: header %s: %w", f[0], ErrHeaderTooLong)
 		}
 	}
-	params := map[string]string{"charset": "utf-8"}
-	if v == core.V12 && m.Action != "" {
-		params["action"] = m.Action
+	pkg := m.Packaging == core.MTOM || m.Packaging == core.SwA
+	var ct string
+	if pkg {
+		// The package's Content-Type, folded before each parameter.
+		var err error
+		if ct, err = foldParams(m.ContentType()); err != nil {
+			return Written{}, err
+		}
+	} else {
+		params := map[string]string{"charset": "utf-8"}
+		if v == core.V12 && m.Action != "" {
+			params["action"] = m.Action
+		}
+		ct = mime.FormatMediaType(v.MediaType(), params)
+		if ct == "" {
+			return Written{}, fmt.Errorf("mail: action %q cannot be written in a Content-Type: %w", m.Action, ErrHeaderInjection)
+		}
+		if len("Content-Type: ")+len(ct) > MaxHeaderLine {
+			return Written{}, fmt.Errorf("mail: action of %d bytes: %w", len(m.Action), ErrHeaderTooLong)
+		}
 	}
-	ct := mime.FormatMediaType(v.MediaType(), params)
-	if ct == "" {
-		return Written{}, fmt.Errorf("mail: action %q cannot be written in a Content-Type: %w", m.Action, ErrHeaderInjection)
-	}
-	if len("Content-Type: ")+len(ct) > MaxHeaderLine || v == core.V11 && len(m.Action) > MaxHeaderLine-20 {
+	if v == core.V11 && len(m.Action) > MaxHeaderLine-20 {
 		return Written{}, fmt.Errorf("mail: action of %d bytes: %w", len(m.Action), ErrHeaderTooLong)
 	}
 
 	scratch.Reset()
-	if _, err := m.Write(scratch, core.WriteOptions{XMLDeclaration: true}); err != nil {
-		return Written{}, fmt.Errorf("mail: writing the envelope: %w", err)
+	if !pkg {
+		if _, err := m.Write(scratch, core.WriteOptions{XMLDeclaration: true}); err != nil {
+			return Written{}, fmt.Errorf("mail: writing the envelope: %w", err)
+		}
 	}
+	start := dst.Len()
 	w := Written{MessageID: MessageIDHeader(m.ID), InReplyTo: MessageIDHeader(m.RelatesTo)}
 
-	dst.Grow(scratch.Len() + scratch.Len()/8 + 1024)
+	grow := scratch.Len() + scratch.Len()/8 + 1024
+	for _, a := range m.Attachments {
+		if n := a.Size(); pkg && n > 0 {
+			grow += int(n/3*4 + n/3*4/base64Line*2 + 512)
+		}
+	}
+	dst.Grow(grow)
 	hdr := func(name, value string) {
 		dst.WriteString(name)
 		dst.WriteString(": ")
@@ -119,8 +148,20 @@ func Compose(dst, scratch *bytes.Buffer, m *core.Message, h Header) (Written, er
 	}
 	hdr("MIME-Version", "1.0")
 	hdr("Content-Type", ct)
+	if pkg {
+		hdr("Content-Transfer-Encoding", "7bit")
+	}
 	if v == core.V11 {
 		hdr("SOAPAction", `"`+strings.ReplaceAll(m.Action, `"`, `\"`)+`"`)
+	}
+	if pkg {
+		// A package: its parts re-encoded for mail (package.go).
+		dst.WriteString("\r\n")
+		if err := writePackage(dst, m); err != nil {
+			dst.Truncate(start)
+			return Written{}, err
+		}
+		return w, nil
 	}
 	body := scratch.Bytes()
 	if cte := textEncoding(body); cte != "" {

@@ -26,6 +26,10 @@ func FuzzRead(f *testing.F) {
 		crlf("Return-Path: <>\nAuto-Submitted: auto-replied\nX-Loop: soap@example.test\nContent-Type: text/xml\n\n" + envelope11),
 		"Subject: =?utf-8?q?=C3=BC?=\n\n" + envelope12,
 		"Content-Type: text/plain\n\nnot soap",
+		peerPackage,
+		crlf(peerPackage),
+		"Content-Type: multipart/related; boundary=B; type=text/xml\n\n--B\nContent-Type: text/xml\n\n" + envelope11 + "\n--B\nContent-ID: <a@b>\nContent-Transfer-Encoding: base64\n\nUE5H\n--B--\n",
+		"Content-Type: multipart/related; boundary=B\n\n--B\nContent-Type: application/xop+xml; type=\"text/xml\"\n\n" + envelope11 + "\n--B",
 		"\n\n",
 		"",
 		"X: \r\n\r\n\r",
@@ -43,6 +47,7 @@ func FuzzRead(f *testing.F) {
 		}
 		require.NotNil(t, m.Envelope)
 		_, _ = m.Body().WriteTo(io.Discard) // may fail (malformed body), must not panic
+		require.NoError(t, m.Close())
 		for k := range m.Meta {
 			assert.True(t, strings.HasPrefix(k, testPrefix), k)
 		}

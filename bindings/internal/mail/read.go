@@ -131,13 +131,15 @@ func readMailBody(h textproto.MIMEHeader, body io.Reader, err error, c *ReadConf
 	if err != nil {
 		return nil, &core.Fault{Code: core.CodeSender, Reason: "malformed mail header", Cause: err}
 	}
-	part, err := findEnvelope(textproto.MIMEHeader(h), body, 0)
+	part, err := findEnvelope(textproto.MIMEHeader(h), body, 0, c.Limits)
 	if err != nil {
 		return nil, err
 	}
-	m, err := core.ReadMessage(part.body, c.Limits)
-	if err != nil {
-		return nil, err
+	m := part.msg
+	if m == nil {
+		if m, err = core.ReadMessage(part.body, c.Limits); err != nil {
+			return nil, err
+		}
 	}
 	mapMail(m, netmail.Header(h), part, c)
 	return m, nil
@@ -164,6 +166,7 @@ func readHeader(r io.Reader) (textproto.MIMEHeader, io.Reader, error) {
 
 // envelopePart is where the envelope was found.
 type envelopePart struct {
+	msg         *core.Message // read from a package (multipart/related), nil for a plain part
 	body        io.Reader
 	contentType string
 	action      string // the action parameter
@@ -175,8 +178,8 @@ func senderFault(format string, args ...any) *core.Fault {
 }
 
 // findEnvelope returns the envelope part of a body with header h.
-func findEnvelope(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopePart, error) {
-	p, err := envelopeIn(h, body, depth)
+func findEnvelope(h textproto.MIMEHeader, body io.Reader, depth int, lim core.Limits) (*envelopePart, error) {
+	p, err := envelopeIn(h, body, depth, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +191,7 @@ func findEnvelope(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopeP
 }
 
 // envelopeIn returns the envelope part of body, nil if it holds none.
-func envelopeIn(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopePart, error) {
+func envelopeIn(h textproto.MIMEHeader, body io.Reader, depth int, lim core.Limits) (*envelopePart, error) {
 	ct := strings.TrimSpace(h.Get("Content-Type"))
 	mt, params := "", map[string]string{}
 	if ct != "" {
@@ -214,6 +217,8 @@ func envelopeIn(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopePar
 			dec = core.CharsetReader(cs, dec)
 		}
 		return &envelopePart{body: dec, contentType: ct, action: params["action"], soapAction: unquote(strings.TrimSpace(h.Get("Soapaction")))}, nil
+	case mt == core.MediaTypeMultipartRel && packageType(params["type"]):
+		return readPackage(h, ct, mt, params, body, lim)
 	case strings.HasPrefix(mt, "multipart/"):
 		if depth >= maxPartDepth {
 			return nil, senderFault("multipart mail nested deeper than %d", maxPartDepth)
@@ -231,7 +236,7 @@ func envelopeIn(h textproto.MIMEHeader, body io.Reader, depth int) (*envelopePar
 			if err != nil {
 				return nil, &core.Fault{Code: core.CodeSender, Reason: "malformed multipart mail", Cause: err}
 			}
-			found, err := envelopeIn(p.Header, p, depth+1)
+			found, err := envelopeIn(p.Header, p, depth+1, lim)
 			if err != nil || found != nil {
 				return found, err
 			}

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"mime/quotedprintable"
 	"strings"
@@ -69,6 +70,11 @@ func mailSummary(t *testing.T, m *core.Message, err error) string {
 		KeyReturnPath, KeySubject, KeyDate, KeySOAPAction, KeyContentType, KeyLoop} {
 		b.WriteString(k + "=" + m.Meta[k] + "|")
 	}
+	b.WriteString(m.Packaging.String() + "|")
+	for _, a := range m.Attachments {
+		fmt.Fprintf(&b, "%s %s %d|", a.ID, a.Type, a.Size())
+	}
+	defer m.Close()
 	var body bytes.Buffer
 	if _, err := m.Body().WriteTo(&body); err != nil {
 		b.WriteString("body error")
@@ -95,6 +101,8 @@ func FuzzReadBytes(f *testing.F) {
 		"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/xml\n\n" + env + "\n--b--\n",
 		"\r\n" + env, "\n" + env, "X: y", "X: y\n", "X y\n\n" + env, " X: y\n\n" + env,
 		"Content-Transfer-Encoding: quoted-printable\n\n=ZZ" + env,
+		"Content-Type: multipart/related; boundary=b; type=\"application/soap+xml\"\r\n\r\n--b\r\nContent-Type: application/soap+xml\r\n\r\n" + env + "\r\n--b\r\nContent-ID: <x@y>\r\nContent-Transfer-Encoding: base64\r\n\r\nUE5H\r\n--b--\r\n",
+		"Content-Type: multipart/related; boundary=b; type=\"application/xop+xml\"\n\n--b\nContent-Type: application/xop+xml; type=\"application/soap+xml\"\nContent-Transfer-Encoding: quoted-printable\n\n" + qp.String() + "\n--b--\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,0 +1,208 @@
+package smtp_test
+
+import (
+	"context"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
+	"github.com/soapwire/soapwire/core"
+)
+
+// invoice is a body with a Binary value.
+type invoice struct {
+	XMLName xml.Name    `xml:"urn:example:invoice Invoice"`
+	Number  string      `xml:"urn:example:invoice number"`
+	PDF     core.Binary `xml:"urn:example:invoice pdf"`
+}
+
+// pdfBytes returns n bytes holding every byte value, CR and LF included.
+func pdfBytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*13 + i/253)
+	}
+	return b
+}
+
+// invoiceMessage returns a message to to in packaging p: an invoice whose
+// pdf is a Binary of data, and a second, plain part.
+func invoiceMessage(v core.Version, p core.Packaging, to string, data []byte) *core.Message {
+	m := core.NewMessage(v, core.Body{})
+	m.To, m.Action, m.Packaging = to, "urn:example:invoice:send", p
+	pdf := m.AttachBinary(core.BytesAttachment("application/pdf", data))
+	m.Attachments = append(m.Attachments, core.BytesAttachment("text/plain; charset=utf-8", []byte("payable in 30 days\r\n")))
+	m.Envelope.Body = core.ValueBody(&invoice{Number: "INV-7", PDF: pdf})
+	return m
+}
+
+// partBytes returns an attachment's bytes.
+func partBytes(t *testing.T, a *core.Attachment) []byte {
+	t.Helper()
+	require.NotNil(t, a)
+	rc, err := a.Open()
+	require.NoError(t, err)
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	require.NoError(t, err)
+	return b
+}
+
+// checkInvoice checks that got is sent, with its parts intact.
+func checkInvoice(t *testing.T, sent, got *core.Message, data []byte) {
+	t.Helper()
+	assert.Equal(t, sent.ID, got.ID)
+	assert.Equal(t, sent.Packaging, got.Packaging)
+	assert.Equal(t, sent.Version(), got.Version())
+	assert.Equal(t, "urn:example:invoice:send", got.Action)
+	require.Len(t, got.Attachments, 2)
+	var v invoice
+	require.NoError(t, got.Body().Decode(&v))
+	assert.Equal(t, "INV-7", v.Number)
+	assert.Equal(t, data, partBytes(t, v.PDF.Attachment()), "the PDF, byte for byte")
+	assert.Equal(t, "application/pdf", v.PDF.Attachment().Type)
+	assert.Equal(t, "payable in 30 days\r\n", string(partBytes(t, got.Attachment(sent.Attachments[1].ID))))
+}
+
+// TestAttachmentRoundTrip: a message with attachments, MTOM and SwA, in
+// both versions, goes through the Sender and the Server into the Maildir
+// as one multipart/related mail, and comes out of the Receiver with its
+// parts intact: handed over in memory (a Receiver on the Server's
+// Maildir) and read from the file (a Receiver of another process).
+func TestAttachmentRoundTrip(t *testing.T) {
+	data := pdfBytes(1<<20 + 333) // spooled when read
+	for _, v := range []core.Version{core.V11, core.V12} {
+		for _, p := range []core.Packaging{core.MTOM, core.SwA} {
+			t.Run(v.String()+"/"+p.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				ts := startServer(t, dir)
+				s := newSender(t, ts.addr)
+				sent := invoiceMessage(v, p, ts.mailto, data)
+				require.NoError(t, s.Send(ctxT(t), sent))
+
+				r := newReceiver(t, ts.mb)
+				d, err := r.Receive(ctxT(t))
+				require.NoError(t, err)
+				checkInvoice(t, sent, d.Message(), data)
+				require.NoError(t, d.Ack(ctxT(t)))
+				require.NoError(t, d.Message().Close())
+				require.NoError(t, r.Close()) // the next mail goes to new/, not handed over
+
+				// the file as the Maildir holds it: 7bit, the package's type on top
+				sent2 := invoiceMessage(v, p, ts.mailto, data)
+				require.NoError(t, s.Send(ctxT(t), sent2))
+				require.NoError(t, s.Close()) // no idle session for the server to wait for
+				ts.shutdown()
+				require.NoError(t, ts.mb.Close()) // every mail in new/
+				names := files(t, dir, "new")
+				require.Len(t, names, 1)
+				raw, err := os.ReadFile(filepath.Join(dir, "new", names[0]))
+				require.NoError(t, err)
+				head, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+				assert.Contains(t, head, "Content-Type: multipart/related;")
+				for i, c := range raw {
+					require.Less(t, c, byte(0x80), "byte %d", i)
+				}
+				mb, err := soapsmtp.OpenMaildir(dir)
+				require.NoError(t, err)
+				d, err = newReceiver(t, mb).Receive(ctxT(t))
+				require.NoError(t, err)
+				checkInvoice(t, sent2, d.Message(), data)
+				require.NoError(t, d.Ack(ctxT(t)))
+				require.NoError(t, d.Message().Close())
+			})
+		}
+	}
+}
+
+// TestAttachmentServeReply: core.Serve answers a mail with attachments by
+// a reply with attachments, mailed back to the sender's Maildir.
+func TestAttachmentServeReply(t *testing.T) {
+	svc := startServer(t, t.TempDir())
+	back := startServer(t, t.TempDir())
+	data := pdfBytes(200 << 10)
+	req := invoiceMessage(core.V12, core.MTOM, svc.mailto, data)
+	req.ReplyTo = back.mailto
+	require.NoError(t, newSender(t, svc.addr).Send(ctxT(t), req))
+
+	handler := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		var v invoice
+		if err := m.Body().Decode(&v); err != nil {
+			return nil, err
+		}
+		reply := core.NewMessage(m.Version(), core.Body{})
+		reply.Packaging = core.SwA
+		pdf := reply.AttachBinary(v.PDF.Attachment()) // the received part, sent on
+		reply.Envelope.Body = core.ValueBody(&invoice{Number: v.Number + "-ack", PDF: pdf})
+		return reply, nil
+	})
+	ctx, cancel := context.WithCancel(ctxT(t))
+	done := make(chan error, 1)
+	go func() {
+		done <- core.Serve(ctx, newReceiver(t, svc.mb), handler, newSender(t, back.addr),
+			core.WithReplyPolicy(core.ReplyPolicy{Mailboxes: []string{back.box}}))
+	}()
+	d, err := newReceiver(t, back.mb).Receive(ctxT(t))
+	require.NoError(t, err)
+	got := d.Message()
+	assert.Equal(t, req.ID, got.RelatesTo)
+	assert.Equal(t, core.SwA, got.Packaging)
+	var v invoice
+	require.NoError(t, got.Body().Decode(&v))
+	assert.Equal(t, "INV-7-ack", v.Number)
+	assert.Equal(t, data, partBytes(t, v.PDF.Attachment()))
+	require.NoError(t, d.Ack(ctxT(t)))
+	cancel()
+	require.NoError(t, <-done)
+}
+
+// TestAttachmentMalformedParked: a multipart/related mail that is not a
+// well-formed package (never closed, no boundary, no SOAP root, a part
+// over the limit) is parked in failed/ with its Sender fault, as a
+// malformed mail is; the next mail is received.
+func TestAttachmentMalformedParked(t *testing.T) {
+	ts := startServer(t, t.TempDir())
+	root := "--B\r\nContent-Type: application/xop+xml; type=\"application/soap+xml\"\r\n\r\n" + envelope12 + "\r\n"
+	mails := map[string]string{
+		"NeverClosed": "multipart/related; type=\"application/xop+xml\"; boundary=B\r\n\r\n" + root + "--B\r\nContent-ID: <a@b>\r\n\r\nxyz\r\n",
+		"NoBoundary":  "multipart/related; type=\"application/xop+xml\"\r\n\r\n" + root + "--B--\r\n",
+		"NotSOAPRoot": "multipart/related; type=\"text/xml\"; boundary=B\r\n\r\n--B\r\nContent-Type: image/png\r\n\r\nPNG\r\n--B--\r\n",
+		"PartTooBig":  "multipart/related; type=\"application/xop+xml\"; boundary=B\r\n\r\n" + root + "--B\r\nContent-ID: <a@b>\r\n\r\n" + strings.Repeat(strings.Repeat("z", 99)+"\r\n", 30) + "--B--\r\n",
+		"BadBase64":   "multipart/related; type=\"application/xop+xml\"; boundary=B\r\n\r\n" + root + "--B\r\nContent-ID: <a@b>\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!!\r\n--B--\r\n",
+	}
+	for _, body := range mails {
+		require.NoError(t, rawMail(ts.addr, "a@example.test", []string{ts.box}, "From: a@example.test\r\nMIME-Version: 1.0\r\nContent-Type: "+body))
+	}
+	ids := sendN(t, newSender(t, ts.addr), ts, 1)
+
+	logs := &logRecorder{}
+	r := newReceiver(t, ts.mb, soapsmtp.WithLogger(logs.logger()), soapsmtp.WithLimits(core.Limits{MaxPartBytes: 2000}))
+	d, err := r.Receive(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, ids[0], d.Message().ID, "the good mail")
+	require.NoError(t, d.Ack(ctxT(t)))
+
+	failed := files(t, ts.dir, soapsmtp.FolderFailed)
+	require.Len(t, failed, 2*len(mails), "the mails and their faults: %v", failed)
+	var reasons []string
+	for _, name := range failed {
+		if !strings.HasSuffix(name, soapsmtp.FaultSuffix) {
+			continue
+		}
+		f := readFaultFile(t, filepath.Join(ts.dir, soapsmtp.FolderFailed, name))
+		assert.Equal(t, core.CodeSender, f.Code)
+		reasons = append(reasons, f.Reason)
+	}
+	all := strings.Join(reasons, "\n")
+	for _, want := range []string{"never closed", "without a boundary", "not a SOAP envelope", "larger than 2000 bytes", "illegal base64"} {
+		assert.Contains(t, all, want)
+	}
+	assert.Equal(t, len(mails), logs.count("not a SOAP mail; parked"))
+}
