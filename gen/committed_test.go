@@ -24,6 +24,7 @@ func TestCommittedUpToDate(t *testing.T) {
 		{"../internal/interop/testdata/contracts/calc-bare.wsdl", "../internal/interop/gencalc/bare"},
 		{"../internal/interop/testdata/contracts/calc-encoded.wsdl", "../internal/interop/gencalc/encoded"},
 		{"../examples/contract-first/orders.wsdl", "../examples/contract-first/orders"},
+		{"../internal/interop/testdata/contracts/calc-headers.wsdl", "../internal/interop/gencalc/headers"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			ct, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS(filepath.Dir(tc.wsdl))), filepath.Base(tc.wsdl))

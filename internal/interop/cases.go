@@ -20,6 +20,9 @@ type Case struct {
 const (
 	// Text has characters XML must escape and some outside ASCII.
 	Text = `héllo <&> "wörld" ünïcode €`
+	// Token is the Session token the Headers cases send: markup and
+	// non-ASCII characters, as Text.
+	Token = `tök <&> "1"`
 	// MaxInt and MinInt are the edges of xsd:int, which add's operands are.
 	MaxInt = 2147483647
 	MinInt = -2147483648
@@ -73,11 +76,14 @@ func echoed(prefix string, args Args) Values {
 
 // Cases returns the calls that exercise contract c in SOAP version v, each
 // with the values its reply holds: echoString of Text and of "", add (of
-// positive operands, negative ones, and MaxInt and MinInt), echoStruct of a full and of a plain Person (Encoded: sumArray and one
-// Person), and fail, whose fault has the code Client (1.1) or Sender (1.2),
-// the string "calc refused: E42" and the detail CalcFault{code: E42,
-// message: "failure E42 as asked"} (Encoded: the detail's part accessor
-// "fault" holds them, as gSOAP writes an rpc/encoded fault).
+// positive operands, negative ones, and MaxInt and MinInt), echoStruct of
+// a full and of a plain Person (Encoded: sumArray and one Person), and
+// fail, whose fault has the code Client (1.1) or Sender (1.2), the string
+// "calc refused: E42" and the detail CalcFault{code: E42, message:
+// "failure E42 as asked"} (Encoded: the detail's part accessor "fault"
+// holds them, as gSOAP writes an rpc/encoded fault). Headers has its own:
+// echoString with a Session header block (answered with a Trace block)
+// and without one (answered with none), add and fail with a Session.
 func Cases(c Contract, v core.Version) []Case {
 	code := "Client"
 	if v == core.V12 {
@@ -88,7 +94,18 @@ func Cases(c Contract, v core.Version) []Case {
 			prefix + ".code": "E42", prefix + ".message": "failure E42 as asked"}
 	}
 	call := func(op string, args Args) Call { return Call{Op: op, Args: args, Version: v} }
+	session := func(op, token string, args Args) Call {
+		return Call{Op: op, Args: args, Version: v, Headers: Args{"Session.token": token}}
+	}
 	switch c {
+	case Headers:
+		return []Case{
+			{"echoString", session("echoString", Token, Args{"s": Text}),
+				Values{"return": Text, "header.Trace.session": Token, "header.Trace.operation": "echoString"}},
+			{"echoString/no session", call("echoString", Args{"s": "x"}), Values{"return": "x"}},
+			{"add", session("add", "t-2", Args{"a": -40, "b": 2}), Values{"result": "-38"}},
+			{"fail", session("fail", "t-3", Args{"code": "E42"}), fault("fault.detail.CalcFault")},
+		}
 	case Bare:
 		return []Case{
 			{"echoString", call("echoString", Args{"EchoText": Text}), Values{"EchoedText": Text}},

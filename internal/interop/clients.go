@@ -76,6 +76,7 @@ type scriptCall struct {
 	Op      string `json:"op"`
 	Version string `json:"version"`
 	Args    Args   `json:"args"`
+	Headers Args   `json:"headers,omitempty"`
 }
 
 func (s *scriptClient) Call(t testing.TB, endpoint string, calls ...Call) []Values {
@@ -88,7 +89,7 @@ func (s *scriptClient) Call(t testing.TB, endpoint string, calls ...Call) []Valu
 		if c.Version == core.V12 {
 			v = "1.2"
 		}
-		in.Calls = append(in.Calls, scriptCall{Op: c.Op, Version: v, Args: c.Args})
+		in.Calls = append(in.Calls, scriptCall{Op: c.Op, Version: v, Args: c.Args, Headers: c.Headers})
 	}
 	stdin, err := json.Marshal(in)
 	if err != nil {

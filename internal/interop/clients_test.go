@@ -10,11 +10,12 @@ import (
 // newClient makes a peer client that loads a WSDL.
 type newClient func(t testing.TB, wsdl string) interop.Client
 
-// checkClientWithGSOAP calls every case of every contract through client,
+// checkClientWithGSOAP calls every case of every contract (Headers too:
+// header blocks sent and read) through client,
 // loading the gSOAP server's copy of the contract, in the versions the
 // client speaks.
 func checkClientWithGSOAP(t *testing.T, mk newClient, versions []core.Version, adjust func(c interop.Contract, name string, want interop.Values) interop.Values) {
-	for _, c := range interop.Contracts() {
+	for _, c := range append(interop.Contracts(), interop.Headers) {
 		t.Run(string(c), func(t *testing.T) {
 			srv := interop.GSOAPServer(t, c)
 			for _, v := range c.Versions() {

@@ -33,9 +33,17 @@ const (
 	// Encoded is rpc/encoded, SOAP 1.1 only, with SOAP-ENC arrays
 	// (ArrayOfString in Person.tags, ArrayOfInt for sumArray's values).
 	Encoded Contract = "calc-encoded"
+	// Headers is document/literal wrapped, qualified, SOAP 1.1 and 1.2
+	// ports, with soap:header parts: echoString, add and fail take an
+	// optional Session{token} header block, echoString answers a
+	// Trace{session, operation} block (none when the request had no
+	// Session). It is not in Contracts(): its calls carry header blocks
+	// (Call.Headers), which the tests of the other contracts do not pass.
+	Headers Contract = "calc-headers"
 )
 
-// Contracts lists every contract.
+// Contracts lists the contracts without header parts: Qualified, Bare,
+// Encoded (Headers is apart).
 func Contracts() []Contract { return []Contract{Qualified, Bare, Encoded} }
 
 // Path returns the absolute path of the contract's WSDL file.

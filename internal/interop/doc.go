@@ -10,8 +10,11 @@
 // nillable element and attributes) and fail (a declared fault whose detail
 // is CalcFault{code, message}): Qualified is document/literal wrapped with
 // elementFormDefault="qualified", Bare the same in bare style, Encoded
-// rpc/encoded with SOAP-ENC arrays. Cases gives each contract's calls with
-// the values every correct server answers.
+// rpc/encoded with SOAP-ENC arrays. Headers (not in Contracts()) has
+// soap:header parts: a Session block in, a Trace block out; a Call's
+// Headers are its header blocks, a reply's print at header.ELEMENT....
+// Cases gives each contract's calls with the values every correct server
+// answers.
 //
 // # Peers
 //

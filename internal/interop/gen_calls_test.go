@@ -14,6 +14,7 @@ import (
 	"github.com/soapwire/soapwire/internal/interop"
 	"github.com/soapwire/soapwire/internal/interop/gencalc/bare"
 	"github.com/soapwire/soapwire/internal/interop/gencalc/encoded"
+	"github.com/soapwire/soapwire/internal/interop/gencalc/headers"
 	"github.com/soapwire/soapwire/internal/interop/gencalc/qualified"
 )
 
@@ -171,6 +172,7 @@ var genCallers = map[interop.Contract]genCaller{
 	interop.Qualified: callQualified,
 	interop.Bare:      callBare,
 	interop.Encoded:   callEncoded,
+	interop.Headers:   callHeaders,
 }
 
 // The generated clients of the qualified contract (one per port).
@@ -373,6 +375,58 @@ func callEncoded(ctx context.Context, rt core.RoundTripper, cs interop.Case) int
 	return interop.Values(out)
 }
 
+// The generated clients of the header contract: header blocks are
+// arguments and results.
+type headersClient interface {
+	EchoString(context.Context, *headers.EchoString, *headers.Session, ...wsdl.CallOption) (*headers.EchoStringResponse, *headers.Trace, error)
+	Add(context.Context, *headers.Add, *headers.Session, ...wsdl.CallOption) (*headers.AddResponse, error)
+	Fail(context.Context, *headers.Fail, *headers.Session, ...wsdl.CallOption) (*headers.FailResponse, error)
+}
+
+func callHeaders(ctx context.Context, rt core.RoundTripper, cs interop.Case) interop.Values {
+	var cl headersClient = headers.NewCalcHeadersSoap11Client(rt)
+	if cs.Version == core.V12 {
+		cl = headers.NewCalcHeadersSoap12Client(rt)
+	}
+	a := args(cs.Args)
+	var session *headers.Session
+	if h := args(cs.Headers); h.has("Session.token") {
+		session = &headers.Session{Token: h.str("Session.token")}
+	}
+	out := values{}
+	var err error
+	switch cs.Op {
+	case "echoString":
+		var r *headers.EchoStringResponse
+		var trace *headers.Trace
+		if r, trace, err = cl.EchoString(ctx, &headers.EchoString{S: a.str("s")}, session); err == nil {
+			out.put("return", r.Return)
+			if trace != nil {
+				out.put("header.Trace.session", trace.Session)
+				out.put("header.Trace.operation", trace.Operation)
+			}
+		}
+	case "add":
+		var r *headers.AddResponse
+		if r, err = cl.Add(ctx, &headers.Add{A: a.num("a"), B: a.num("b")}, session); err == nil {
+			out.num("result", r.Result)
+		}
+	case "fail":
+		_, err = cl.Fail(ctx, &headers.Fail{Code: a.str("code")}, session)
+		var fe *headers.CalcFaultError
+		if !errors.As(err, &fe) {
+			return untyped(err)
+		}
+		return genFaultValues(err, cs.Version, "fault.detail.CalcFault", fe.Detail.Code, fe.Detail.Message)
+	default:
+		panic("no operation " + cs.Op)
+	}
+	if err != nil {
+		return untyped(err)
+	}
+	return interop.Values(out)
+}
+
 // The implementations the generated servers serve: each echoes what it
 // reads, as the peers' servers do, and answers fail with the contract's
 // typed fault.
@@ -439,9 +493,31 @@ func (encodedCalc) Fail(_ context.Context, in *encoded.FailRequest) (*encoded.Fa
 	return nil, &encoded.CalcFaultError{Reason: reason, Detail: &encoded.CalcFault{Code: in.Code, Message: message}}
 }
 
+// headersCalc answers echoString with a Trace of the request's Session
+// (none without one).
+type headersCalc struct{}
+
+func (headersCalc) EchoString(_ context.Context, in *headers.EchoString, session *headers.Session) (*headers.EchoStringResponse, *headers.Trace, error) {
+	var trace *headers.Trace
+	if session != nil {
+		trace = &headers.Trace{Session: session.Token, Operation: "echoString"}
+	}
+	return &headers.EchoStringResponse{Return: in.S}, trace, nil
+}
+
+func (headersCalc) Add(_ context.Context, in *headers.Add, _ *headers.Session) (*headers.AddResponse, error) {
+	return &headers.AddResponse{Result: in.A + in.B}, nil
+}
+
+func (headersCalc) Fail(_ context.Context, in *headers.Fail, _ *headers.Session) (*headers.FailResponse, error) {
+	reason, message := refusal(in.Code)
+	return nil, &headers.CalcFaultError{Reason: reason, Detail: &headers.CalcFault{Code: in.Code, Message: message}}
+}
+
 // genServers are the generated servers of each contract.
 var genServers = map[interop.Contract]func() core.Handler{
 	interop.Qualified: func() core.Handler { return qualified.NewCalcPortTypeServer(qualifiedCalc{}) },
 	interop.Bare:      func() core.Handler { return bare.NewCalcBarePortTypeServer(bareCalc{}) },
 	interop.Encoded:   func() core.Handler { return encoded.NewCalcEncodedPortTypeServer(encodedCalc{}) },
+	interop.Headers:   func() core.Handler { return headers.NewCalcHeadersPortTypeServer(headersCalc{}) },
 }

@@ -21,8 +21,9 @@ import (
 // contract has, and gets every case's values right: markup and non-ASCII
 // text, the empty string, negative numbers and the edges of xsd:int, a
 // struct with attributes, a list, an optional element and a nil one,
-// SOAP-ENC arrays; fail's fault comes as the contract's typed error
-// (errors.As), its detail decoded. node-soap cannot serve the rpc/encoded
+// SOAP-ENC arrays, header blocks (calc-headers: a Session argument sent,
+// the Trace result read, none when no Session went); fail's fault comes as
+// the contract's typed error (errors.As), its detail decoded. node-soap cannot serve the rpc/encoded
 // contract (TestGeneratedClientNodeSoapEncoded).
 func TestGeneratedClientPeers(t *testing.T) {
 	t.Parallel()
@@ -35,10 +36,13 @@ func TestGeneratedClientPeers(t *testing.T) {
 		{"gSOAP", interop.Qualified, strictGSOAP},
 		{"gSOAP", interop.Bare, strictGSOAP},
 		{"gSOAP", interop.Encoded, strictGSOAP},
+		{"gSOAP", interop.Headers, strictGSOAP},
 		{"spyne", interop.Qualified, interop.SpyneServer},
 		{"spyne", interop.Bare, interop.SpyneServer},
+		{"spyne", interop.Headers, interop.SpyneServer},
 		{"node-soap", interop.Qualified, interop.NodeSoapServer},
 		{"node-soap", interop.Bare, interop.NodeSoapServer},
+		{"node-soap", interop.Headers, interop.NodeSoapServer},
 	}
 	for _, s := range servers {
 		t.Run(s.name+"/"+string(s.c), func(t *testing.T) {
@@ -85,12 +89,13 @@ func strictGSOAP(t testing.TB, c interop.Contract) *interop.Server {
 // an implementation of its generated interface behind bindings/http,
 // answers the gSOAP client built from the same WSDL, zeep, suds and
 // node-soap (each loading the server's own ?wsdl), in every version the
-// contract has, with every case's values; fail's typed fault reaches each
+// contract has, with every case's values, calc-headers' header blocks
+// read by the implementation and answered; fail's typed fault reaches each
 // client with its detail.
 func TestGeneratedServerPeers(t *testing.T) {
 	t.Parallel()
 	peerTest(t)
-	for _, c := range interop.Contracts() {
+	for _, c := range append(interop.Contracts(), interop.Headers) {
 		t.Run(string(c), func(t *testing.T) {
 			srv := httptest.NewServer(soaphttp.NewHandler(genServers[c]()))
 			t.Cleanup(srv.Close)

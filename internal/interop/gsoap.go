@@ -27,6 +27,7 @@ var gsoapBinding = map[Contract]string{
 	Qualified: "CalcSoap11",
 	Bare:      "CalcBareSoap11",
 	Encoded:   "CalcEncodedSoap11",
+	Headers:   "CalcHeadersSoap11",
 }
 
 // builds holds one build per contract and process.
@@ -288,8 +289,15 @@ func (g *gsoapClient) Call(t testing.TB, endpoint string, calls ...Call) []Value
 			binding = "soap12"
 		}
 		argv := []string{g.bin, "call", endpoint, binding, c.Op}
-		for _, p := range sortedPaths(c.Args) {
-			text, isNil := argText(c.Args[p])
+		args := Args{}
+		for p, v := range c.Args {
+			args[p] = v
+		}
+		for p, v := range c.Headers {
+			args["header."+p] = v // the program's name for a header block's value
+		}
+		for _, p := range sortedPaths(args) {
+			text, isNil := argText(args[p])
 			if isNil {
 				argv = append(argv, p)
 			} else {

@@ -31,13 +31,14 @@ func checkCases(t *testing.T, client interop.Client, endpoint string, c interop.
 	}
 }
 
-// TestGSOAP: the gSOAP client and server built from each contract agree on
-// every operation in every version the contract has: the values come back
-// exact, and fail's fault detail is decoded into its typed CalcFault.
+// TestGSOAP: the gSOAP client and server built from each contract
+// (Headers too) agree on every operation in every version the contract
+// has: the values come back exact, header blocks included, and fail's
+// fault detail is decoded into its typed CalcFault.
 func TestGSOAP(t *testing.T) {
 	t.Parallel()
 	peerTest(t)
-	for _, c := range interop.Contracts() {
+	for _, c := range append(interop.Contracts(), interop.Headers) {
 		t.Run(string(c), func(t *testing.T) {
 			srv := interop.GSOAPServer(t, c)
 			client := interop.GSOAPClient(t, c)

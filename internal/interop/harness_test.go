@@ -186,7 +186,7 @@ func TestContractAt(t *testing.T) {
 // TestCases: every case's call names an operation of its contract, and the
 // fault case wants the version's code.
 func TestCases(t *testing.T) {
-	for _, c := range interop.Contracts() {
+	for _, c := range append(interop.Contracts(), interop.Headers) {
 		for _, v := range c.Versions() {
 			cases := interop.Cases(c, v)
 			require.NotEmpty(t, cases)

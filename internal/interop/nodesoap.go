@@ -10,7 +10,8 @@ import (
 // testdata/nodesoap) of contract c on loopback for the test's duration:
 // soap.listen given the contract's WSDL, SOAP 1.1 at URL and SOAP 1.2 at
 // URL12 (node-soap chooses the envelope version per server; Encoded has no
-// SOAP 1.2 port), answering as GSOAPServer does (testdata/nodesoap/server.js).
+// SOAP 1.2 port), answering as GSOAPServer does (testdata/nodesoap/server.js;
+// Headers' Trace block through addSoapHeader).
 // Of Encoded it serves what node-soap makes of rpc/encoded: accessors
 // qualified in the wrapper's namespace, no xsi:type, which the contract
 // does not allow (TestGeneratedClientNodeSoapEncoded).

@@ -7,9 +7,9 @@ import (
 )
 
 // SpyneServer starts a spyne server (Debian python3-spyne, run by Python)
-// of contract c, Qualified or Bare, on loopback for the test's duration:
-// SOAP 1.1 at URL, SOAP 1.2 at URL12, each with its own WSDL (spyne writes
-// one binding per endpoint). spyne serves its own model of the contract:
+// of contract c, Qualified, Bare or Headers, on loopback for the test's
+// duration: SOAP 1.1 at URL, SOAP 1.2 at URL12, each with its own WSDL
+// (spyne writes one binding per endpoint). spyne serves its own model of the contract:
 // the same namespace, operations, element names and forms (qualified), the
 // same values and fault as GSOAPServer; where its WSDL differs is listed in
 // testdata/python/spyne_server.py. It validates requests against its
@@ -17,8 +17,8 @@ import (
 // (SchemaValidationError), not a zero. spyne has no rpc/encoded.
 func SpyneServer(t testing.TB, c Contract) *Server {
 	t.Helper()
-	if c != Qualified && c != Bare {
-		t.Fatalf("interop: spyne serves %s and %s, not %s", Qualified, Bare, c)
+	if c != Qualified && c != Bare && c != Headers {
+		t.Fatalf("interop: spyne serves %s, %s and %s, not %s", Qualified, Bare, Headers, c)
 	}
 	RequirePython(t, "spyne", "lxml")
 	script := filepath.Join(Dir(), "testdata", "python", "spyne_server.py")

@@ -10,13 +10,14 @@ import (
 	"github.com/soapwire/soapwire/internal/interop"
 )
 
-// TestSpyne: the gSOAP client built from each document contract calls
-// spyne's server of it in both versions and gets every case's values, and
-// zeep, suds and node-soap do the same loading spyne's own WSDLs.
+// TestSpyne: the gSOAP client built from each document contract (header
+// blocks too) calls spyne's server of it in both versions and gets every
+// case's values, and zeep, suds and node-soap do the same loading spyne's
+// own WSDLs.
 func TestSpyne(t *testing.T) {
 	t.Parallel()
 	peerTest(t)
-	for _, c := range []interop.Contract{interop.Qualified, interop.Bare} {
+	for _, c := range []interop.Contract{interop.Qualified, interop.Bare, interop.Headers} {
 		t.Run(string(c), func(t *testing.T) {
 			srv := interop.SpyneServer(t, c)
 			for _, v := range c.Versions() {
@@ -64,14 +65,14 @@ func TestSpyneJudgesElementForm(t *testing.T) {
 	}
 }
 
-// TestNodeSoapServer: node-soap's server of each document contract,
-// serving the contract's own WSDL, answers every case of the gSOAP client
-// built from it, zeep and node-soap's own client in both versions, and
-// suds in SOAP 1.1.
+// TestNodeSoapServer: node-soap's server of each document contract (header
+// blocks too), serving the contract's own WSDL, answers every case of the
+// gSOAP client built from it, zeep and node-soap's own client in both
+// versions, and suds in SOAP 1.1.
 func TestNodeSoapServer(t *testing.T) {
 	t.Parallel()
 	peerTest(t)
-	for _, c := range []interop.Contract{interop.Qualified, interop.Bare} {
+	for _, c := range []interop.Contract{interop.Qualified, interop.Bare, interop.Headers} {
 		t.Run(string(c), func(t *testing.T) {
 			srv := interop.NodeSoapServer(t, c)
 			for _, v := range c.Versions() {

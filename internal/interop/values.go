@@ -26,7 +26,8 @@ type Args map[string]any
 
 // Values are what a peer read from a reply, by the paths of Args ("return",
 // "return.address.city", "Returned.tags.1"), each as its XML text or Nil;
-// an element the reply did not have has no entry. A reply that is a SOAP
+// an element the reply did not have has no entry. A reply's header blocks
+// are at header.ELEMENT.CHILD ("header.Trace.session"). A reply that is a SOAP
 // fault gives fault.code, fault.subcode (SOAP 1.2, when there is one),
 // fault.string and fault.detail.ELEMENT.CHILD...; a call that failed
 // otherwise (transport, parse) gives error.
@@ -75,6 +76,9 @@ type Call struct {
 	Op      string
 	Args    Args
 	Version core.Version // the port's SOAP version; zero is SOAP 1.1
+	// Headers are the request's header blocks (soap:header parts), by
+	// path ELEMENT.CHILD ("Session.token"); nil for none.
+	Headers Args
 }
 
 // Client is a peer client built from or loading a WSDL.

@@ -5,7 +5,10 @@
 // Loads WSDL (a file or a URL; CATALOG_DIR is not used: node-soap fetches
 // what the WSDL imports itself) and makes each call through the WSDL's
 // first port of the call's SOAP version (to ENDPOINT when given), created
-// with forceSoap12Headers for SOAP 1.2. It prints what came back in the
+// with forceSoap12Headers for SOAP 1.2. A call's header blocks ("headers",
+// by element name) go through addSoapHeader in the namespace of the schema
+// declaring the element; the reply's header blocks, as node-soap hands
+// them to the callback, print at header.ELEMENT. It prints what came back in the
 // harness's text form (see ../python/peer.py): PATH=JSON-STRING, PATH=nil,
 // calls separated by "--". node-soap keeps attributes under "attributes"
 // and an element with attributes' text under "$value"; both are printed by
@@ -173,6 +176,15 @@ function bindingName(client, port) {
   return '';
 }
 
+// elementNamespace returns the target namespace of the schema that declares
+// the global element name, or undefined.
+function elementNamespace(client, name) {
+  for (const [ns, schema] of Object.entries(client.wsdl.definitions.schemas)) {
+    if (schema.elements && schema.elements[name]) return ns;
+  }
+  return undefined;
+}
+
 // attributeNames lists the attribute names the WSDL's schema declares,
 // which node-soap wants under "attributes".
 function attributeNames(client) {
@@ -202,9 +214,18 @@ async function call(client, version, c) {
   const described = client.describe()[svcName][portName][c.op];
   input = order(client, input, described.input);
   const desc = described.output;
-  const result = await new Promise((resolve, reject) => {
-    method(input, (err, res) => (err ? reject(err) : resolve(res)));
+  client.clearSoapHeaders();
+  for (const [el, value] of Object.entries(nest(c.headers || {}))) {
+    const ns = elementNamespace(client, el);
+    if (!ns) throw new Error(c.op + ' takes no argument ' + el + ' (no schema declares it)');
+    client.addSoapHeader({ [el]: value }, '', 'tns', ns);
+  }
+  const [result, soapHeader] = await new Promise((resolve, reject) => {
+    method(input, (err, res, raw, header) => (err ? reject(err) : resolve([res, header])));
   });
+  for (const [k, v] of Object.entries(soapHeader || {})) {
+    if (k !== 'attributes' && k !== '$attributes') walk('header.' + k, v, null);
+  }
   if (!wrapped) {
     walk(op.output.$name, result, desc);
     return;

@@ -2,8 +2,8 @@
 //
 // usage: node server.js CONTRACT WSDL_FILE
 //
-// Serves the harness's contract CONTRACT (calc-qualified, calc-bare or
-// calc-encoded) from its WSDL with soap.listen on 127.0.0.1: SOAP 1.1 on
+// Serves the harness's contract CONTRACT (calc-qualified, calc-bare,
+// calc-encoded or calc-headers) from its WSDL with soap.listen on 127.0.0.1: SOAP 1.1 on
 // one port and SOAP 1.2 on another (node-soap picks the envelope version
 // per server, not per request; calc-encoded has no SOAP 1.2 port), both at
 // /CONTRACT. It prints "listening PORT11 PORT12" once it serves and exits
@@ -14,6 +14,9 @@
 // Client (SOAP 1.2: Sender) fault "calc refused: CODE" whose detail is
 // CalcFault{code, message} in the contract's namespace (calc-encoded: the
 // part's accessor "fault" inside it, as gSOAP writes an rpc/encoded fault).
+// calc-headers' echoString answers a Trace header block {session: the
+// request's Session token, operation: "echoString"} when the request has a
+// Session block.
 //
 // What node-soap hands an operation is cleaned before it is echoed: an
 // element with xsi:type comes as {attributes, $value}, which becomes its
@@ -126,7 +129,17 @@ function start(soap12) {
     server.listen(0, '127.0.0.1', () => {
       // handleNilAsNull: an xsi:nil element reaches the operation as null
       // (by default node-soap drops it), and null is written back as xsi:nil.
-      soap.listen(server, { path: '/' + contract, services: services(soap12), xml: wsdl, forceSoap12Headers: soap12, handleNilAsNull: true });
+      const srv = soap.listen(server, { path: '/' + contract, services: services(soap12), xml: wsdl, forceSoap12Headers: soap12, handleNilAsNull: true });
+      if (contract === 'calc-headers') {
+        // echoString answers a Trace header block of the request's Session
+        // (none without one): node-soap computes a reply's header blocks
+        // with a function given to addSoapHeader.
+        srv.addSoapHeader((methodName, args, headers) => {
+          const session = headers && clean(headers.Session);
+          if (methodName !== 'echoString' || !session || session === NIL) return '';
+          return { Trace: { session: str(session.token), operation: 'echoString' } };
+        }, '', 'tns', ns);
+      }
       resolve(server.address().port);
     });
   });

@@ -13,7 +13,9 @@ prints error.
 
 Arguments come as JSON on standard input:
     {"calls": [{"op": "add", "version": "1.1", "args": {"a": 40, "b": 2}}]}
-with the same paths; null is xsi:nil.
+with the same paths; null is xsi:nil. A call's "headers" are its header
+blocks by element name ({"Session.token": "t"}); a reply's header blocks
+print at header.ELEMENT... ("header.Trace.session").
 """
 import json
 import os

@@ -1,6 +1,6 @@
 """spyne server of soapwire's interop harness (internal/interop).
 
-Usage: spyne_server.py calc-qualified|calc-bare
+Usage: spyne_server.py calc-qualified|calc-bare|calc-headers
 
 Serves the operations of the harness's contract with spyne's own model of
 it (spyne writes its WSDL from the model; it cannot serve a given WSDL) on
@@ -15,7 +15,10 @@ types are named complex types (the contract's are anonymous), it declares
 a global element per complex type (Person, Address, Operands), its
 soapAction is the operation's name, fail declares no wsdl:fault (the
 fault's detail is written by hand, in the contract's namespace), the
-wrapped contract's responses have one element each as in the contract.
+wrapped contract's responses have one element each as in the contract;
+calc-headers' Session and Trace are the header parts of spyne's messages
+(_in_header, _out_header) as in the contract, the Trace declared on
+echoString only.
 """
 import socketserver
 import sys
@@ -121,6 +124,42 @@ def bare():
     return ns, "CalcBareService", CalcBare
 
 
+def headers():
+    """headers is calc-headers: a Session header block in (optional), a
+    Trace block out of echoString (when the request had a Session)."""
+    ns = "urn:soapwire:interop:calc-headers"
+
+    class Session(ComplexModel):
+        __namespace__ = ns
+        _type_info = [("token", required(Unicode))]
+
+    class Trace(ComplexModel):
+        __namespace__ = ns
+        _type_info = [("session", required(Unicode)), ("operation", required(Unicode))]
+
+    class CalcHeaders(ServiceBase):
+        @rpc(required(Unicode), _returns=required(Unicode), _out_variable_name="return",
+             _in_header=(Session,), _out_header=(Trace,))
+        def echoString(ctx, s):
+            session = ctx.in_header
+            if isinstance(session, (tuple, list)):
+                session = session[0] if session else None
+            if session is not None:
+                ctx.out_header = (Trace(session=session.token, operation="echoString"),)
+            return s
+
+        @rpc(required(Integer32), required(Integer32), _returns=required(Integer32), _out_variable_name="result",
+             _in_header=(Session,))
+        def add(ctx, a, b):
+            return a + b
+
+        @rpc(required(Unicode), _in_header=(Session,))
+        def fail(ctx, code):
+            refuse(ns, code)
+
+    return ns, "CalcHeadersService", CalcHeaders
+
+
 class Quiet(WSGIRequestHandler):
     def log_message(self, *args):
         pass
@@ -131,7 +170,7 @@ class Server(socketserver.ThreadingMixIn, WSGIServer):
 
 
 def main():
-    ns, name, service = {"calc-qualified": qualified, "calc-bare": bare}[sys.argv[1]]()
+    ns, name, service = {"calc-qualified": qualified, "calc-bare": bare, "calc-headers": headers}[sys.argv[1]]()
     apps = {}
     for path, proto in (("/soap11", Soap11), ("/soap12", Soap12)):
         app = Application([service], tns=ns, name=name, in_protocol=proto(validator="lxml"), out_protocol=proto())

@@ -5,7 +5,11 @@ Usage: suds_client.py CATALOG_DIR WSDL [ENDPOINT] < calls.json
 Loads WSDL (a file or a URL) offline: schema URLs in the catalog are read
 from CATALOG_DIR, other URLs only when they are on loopback. suds speaks
 SOAP 1.1 only: each call goes through the WSDL's first SOAP 1.1 port (to
-ENDPOINT when given) and prints what came back in the text form of peer.py.
+ENDPOINT when given) and prints what came back in the text form of peer.py;
+header blocks (a call's "headers", by element name) go as suds's
+soapheaders, and the reply's declared header blocks print at
+header.ELEMENT (read from the reply suds received: suds has no API for
+them).
 Run with /usr/bin/python3 (Debian's python3-suds, suds-community).
 """
 import os
@@ -125,7 +129,42 @@ def emit_children(value, sobj):
         emit(name, v, child)
 
 
-def call(client, op, args):
+def set_headers(client, op, headers):
+    """set_headers gives suds the call's header blocks ({"Session":
+    {"token": ...}} by element name) as its soapheaders option, keyed as
+    suds keys a method's header parts."""
+    method = getattr(client.service, op).method
+    binding = method.binding.input
+    out = {}
+    for name, sobj in binding.headpart_types(method):
+        if sobj.name in headers:
+            out[name] = to_suds(headers.pop(sobj.name), sobj)
+    if headers:
+        raise SystemExit("%s has no header part of element %s" % (op, sorted(headers)))
+    client.set_options(soapheaders=out)
+
+
+def emit_headers(client, op):
+    """emit_headers prints the reply's header blocks the output declares,
+    at header.ELEMENT...: suds does not read reply headers (its API has no
+    place for them), so they are read from the reply it received."""
+    method = getattr(client.service, op).method
+    declared = set()
+    for h in method.soap.output.headers:
+        el = h.part.element
+        if el:
+            declared.add("{%s}%s" % (el[1], el[0]))
+    if not declared:
+        return
+    doc = ET.fromstring(str(client.last_received()))
+    for el in doc:
+        if peer.local(el.tag) == "Header":
+            for child in el:
+                if child.tag in declared:
+                    peer.out_xml("header." + peer.local(child.tag), child)
+
+
+def call(client, op, args, headers=None):
     """call sends op. The client does not unwrap document/literal
     operations (unwrap=False): the argument is the body's element, filled
     from the wrapper's paths (wrapped) or from the paths below the
@@ -136,6 +175,7 @@ def call(client, op, args):
     element = parts[0].element if document and len(parts) == 1 and parts[0].element else None
     wrapped = element is None or element[0] == op  # rpc, or wrapped document
     params = method.binding.input.param_defs(method)
+    set_headers(client, op, peer.nest(headers or {}))
     args = peer.nest(args)
     names = {p[0] for p in params}
     if document:
@@ -149,6 +189,7 @@ def call(client, op, args):
             raise SystemExit("%s takes no argument %s" % (op, sorted(set(args) - names)))
         kwargs = {name: to_suds(args[name], sobj) for name, sobj, *_ in params if name in args}
         result = getattr(client.service, op)(**kwargs)
+    emit_headers(client, op)
     returned = method.binding.output.returned_types(method)
     if document:
         out_el = method.soap.output.body.parts[0].element
@@ -189,7 +230,7 @@ def main():
         if (c.get("version") or "1.1") != "1.1":
             raise SystemExit("suds speaks SOAP 1.1 only; asked for %s" % c["version"])
         try:
-            call(client, c["op"], c.get("args") or {})
+            call(client, c["op"], c.get("args") or {}, c.get("headers"))
         except WebFault as e:
             f = e.fault
             peer.out("fault.code", f.faultcode)

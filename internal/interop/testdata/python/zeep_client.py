@@ -5,7 +5,9 @@ Usage: zeep_client.py CATALOG_DIR WSDL [ENDPOINT] < calls.json
 Loads WSDL (a file or a URL) offline: schema URLs in the catalog are read
 from CATALOG_DIR, other URLs only when they are on loopback. Each call goes
 through the first port of its SOAP version (to ENDPOINT when given, else to
-the port's address) and prints what came back in the text form of peer.py.
+the port's address) and prints what came back in the text form of peer.py;
+header blocks (a call's "headers", by element name) go as zeep's
+_soapheaders, and the reply's declared header blocks print at header.ELEMENT.
 Run with /usr/bin/python3 (Debian's python3-zeep).
 """
 import sys
@@ -100,7 +102,42 @@ def emit_children(prefix, value, xsd_type, node):
         emit(prefix + name, value[name], el, nodes)
 
 
-def call(client, service, binding, operation, args):
+def soapheaders(operation, headers):
+    """soapheaders returns zeep's _soapheaders for the harness's header
+    arguments ({"Session": {"token": ...}} by element name): zeep names a
+    header by its part ("session")."""
+    if not headers:
+        return None
+    header = operation.input.header
+    out = {}
+    for name, el in (header.type.elements if header is not None else []):
+        local = el.qname.localname if hasattr(el, "qname") else name
+        if local in headers:
+            out[name] = headers.pop(local)
+    if headers:
+        raise ValueError("%s has no header part of element %s" % (operation.name, ", ".join(headers)))
+    return out
+
+
+def emit_headers(operation, doc):
+    """emit_headers prints the reply's header blocks that the output
+    declares, read by zeep's parser of them, at header.ELEMENT..."""
+    header = operation.output.header
+    el = doc.find("soap-env:Header", namespaces=operation.output.nsmap)
+    if header is None or el is None:
+        return
+    parsed = operation.output._deserialize_headers(el).get("header")
+    if parsed is None:
+        return
+    for name, part in header.type.elements:
+        value = parsed[name]
+        nodes = el.findall(part.qname)
+        if value is None and not nodes:
+            continue
+        emit("header." + part.qname.localname, value, part, nodes)
+
+
+def call(client, service, binding, operation, args, headers=None):
     """call sends the operation and prints the reply's values. It reads the
     reply with zeep's own parser of the body (its schema codec) but not
     zeep's unwrapping of the result, which fails on a bare reply whose
@@ -109,16 +146,21 @@ def call(client, service, binding, operation, args):
     body_in = operation.input.body
     wrapped = body_in is not None and body_in.qname.localname == operation.name
     args = peer.nest(args)
+    extra = {}
+    sh = soapheaders(operation, peer.nest(headers or {}))
+    if sh:
+        extra["_soapheaders"] = sh
     method = getattr(service, operation.name)
     with client.settings(raw_response=True):
         if wrapped:
-            response = method(**args)
+            response = method(**args, **extra)
         else:
             root = args.get(body_in.qname.localname) if body_in is not None else None
-            response = method(**root) if isinstance(root, dict) else method(root)
+            response = method(**root, **extra) if isinstance(root, dict) else method(root, **extra)
     doc = etree.fromstring(response.content)
     if doc.find("soap-env:Body/soap-env:Fault", namespaces=binding.nsmap) is not None:
         binding.process_error(doc, operation)  # raises the Fault
+    emit_headers(operation, doc)
     body_out = operation.output.body
     if body_out is None:
         return
@@ -146,7 +188,7 @@ def main():
         service = client.create_service(port.binding.name, endpoint or port.binding_options["address"])
         operation = port.binding._operations[c["op"]]
         try:
-            call(client, service, port.binding, operation, c.get("args") or {})
+            call(client, service, port.binding, operation, c.get("args") or {}, c.get("headers"))
         except Fault as f:
             peer.out("fault.code", f.code)
             for s in f.subcodes or []:
