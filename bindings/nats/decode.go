@@ -1,6 +1,7 @@
 package nats
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/nats-io/nats.go"
@@ -28,7 +29,13 @@ const (
 func decode(data []byte, h nats.Header, lim core.Limits, required bool) (*core.Message, *core.Fault) {
 	var w wire
 	hf := readHeaders(h, &w)
-	m, err := core.ReadMessageBytes(data, lim)
+	var m *core.Message
+	var err error
+	if w.pkg {
+		m, err = core.ReadPackage(bytes.NewReader(data), w.ctype, lim)
+	} else {
+		m, err = core.ReadMessageBytes(data, lim)
+	}
 	if err != nil {
 		return nil, unreadable(err, w.version)
 	}

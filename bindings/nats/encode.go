@@ -82,7 +82,7 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 	}
 	if _, err := m.Write(w, core.WriteOptions{}); err != nil {
 		if errors.Is(err, errOverCap) {
-			return nil, fmt.Errorf("%w: more than %d bytes (headers included) to %s, the server takes at most %d: %w", ErrTooLarge, max, subject, max, core.ErrTooLarge)
+			return nil, fmt.Errorf("%w: the message to %s is more than %d bytes (headers included), over the server's max_payload of %d bytes: %w", ErrTooLarge, subject, max, max, core.ErrTooLarge)
 		}
 		return nil, fmt.Errorf("nats: writing the envelope: %w", err)
 	}

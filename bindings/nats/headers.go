@@ -70,6 +70,7 @@ func Subcode(local string) xml.Name { return xml.Name{Space: Namespace, Local: l
 // wire is what a message's NATS headers say.
 type wire struct {
 	ctype      string       // the Content-Type as sent; "" when absent
+	pkg        bool         // ctype is multipart/related: the payload is a MIME package
 	version    core.Version // from the Content-Type
 	ctAction   string       // the 1.2 action parameter
 	soapAction string       // the SOAPAction header, unquoted
@@ -105,6 +106,12 @@ func readHeaders(h nats.Header, w *wire) *core.Fault {
 		}
 	}
 	if w.ctype == "" {
+		return nil
+	}
+	if isPackage(w.ctype) {
+		// the package's root says the version and the 1.2 action
+		// (core.ReadPackage checks them)
+		w.pkg = true
 		return nil
 	}
 	ct, err := parseContentType(w.ctype)
@@ -197,7 +204,7 @@ func (w *wire) check(m *core.Message, required bool) *core.Fault {
 	switch {
 	case w.ctype == "" && required:
 		return headerFault(SubcodeMissingContentType, "the message has no %s header: SOAP 1.1 is sent as %s, SOAP 1.2 as %s", HeaderContentType, core.MediaTypeV11, core.MediaTypeV12)
-	case w.ctype != "" && w.version != v:
+	case w.ctype != "" && !w.pkg && w.version != v:
 		return headerFault(SubcodeContentTypeMismatch, "a SOAP %s envelope must be sent as %s, not %s", v, v.MediaType(), w.version.MediaType())
 	}
 	if w.ctAction != "" && w.soapAction != "" && w.ctAction != w.soapAction {
@@ -226,6 +233,13 @@ func (w *wire) action() (action, from string) {
 
 func headerFault(subcode, format string, args ...any) *core.Fault {
 	return &core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{Subcode(subcode)}, Reason: fmt.Sprintf(format, args...)}
+}
+
+// isPackage reports whether the Content-Type h is multipart/related (an
+// MTOM or SwA package).
+func isPackage(h string) bool {
+	mt, _, _ := strings.Cut(h, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), core.MediaTypeMultipartRel)
 }
 
 type contentType struct {
@@ -334,7 +348,11 @@ func (o *outgoing) writeHeaders(m *core.Message, v core.Version, target string) 
 			return fmt.Errorf("%w: the %s %q is not UTF-8 text without control characters, which a NATS header carries", ErrBadHeader, s.name, s.v)
 		}
 	}
-	o.vals[0][0] = mediaType(v, m.Action)
+	if m.Packaging != core.Inline {
+		o.vals[0][0] = m.ContentType() // the package's: boundary, root, type
+	} else {
+		o.vals[0][0] = mediaType(v, m.Action)
+	}
 	o.vals[1][0], o.vals[2][0], o.vals[3][0] = m.Action, m.ID, target
 	want := uint8(1)
 	for i := 1; i < len(o.vals); i++ {

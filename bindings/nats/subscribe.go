@@ -305,6 +305,9 @@ func (s *Subscription) done() {
 // fault, a one-way message, a failed send) is in methods of its own.
 func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	m, f := decode(msg.Data, msg.Header, s.o.limits, true)
+	if m != nil {
+		defer m.Close() // a package's spooled parts
+	}
 	if f != nil {
 		s.refused(ctx, msg, m, f)
 		return
@@ -330,6 +333,11 @@ func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	case msg.Reply == "" || reply == nil:
 		s.noReply(ctx, msg, m, reply)
 		return
+	}
+	defer reply.Close() // a reply read from a package (an intermediary's next hop)
+	if reply.Packaging == core.Inline && len(reply.Attachments) > 0 {
+		// attachments go back in the request's packaging
+		reply.Packaging = m.Packaging
 	}
 	if reply.Envelope == nil {
 		reply.Envelope = &core.Envelope{}
