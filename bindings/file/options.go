@@ -132,7 +132,8 @@ func WithMaxPollInterval(d time.Duration) PollerOption {
 const DefaultSettle = drop.DefaultSettle
 
 // WithSettle sets how long a file that looks unfinished (no Envelope end
-// tag: another program may still be writing it under its final name) must
+// tag, or for a MIME file no closing delimiter: another program may still
+// be writing it under its final name) must
 // keep its size and modification time before the Poller takes it as it is
 // (default DefaultSettle).
 func WithSettle(d time.Duration) PollerOption {
@@ -159,8 +160,11 @@ func WithLease(d time.Duration) PollerOption {
 }
 
 // WithLimits bounds what is read from a file (the zero Limits is
-// core.DefaultLimits). A file larger than MaxBytes is parked in the failed
-// folder without being read.
+// core.DefaultLimits). A plain envelope larger than MaxBytes, or a MIME
+// file (a message with attachments) larger than MaxPackageBytes and its
+// header, is parked in the failed folder unread: one listed larger than
+// both at once, one with more bytes than its form allows once they are
+// read.
 func WithLimits(l core.Limits) PollerOption {
 	return pollerOptionFunc(func(c *pollerConfig) { c.limits = l })
 }

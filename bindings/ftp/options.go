@@ -252,8 +252,9 @@ const DefaultSettle = 2 * time.Second
 
 // WithSettle sets how long a file that looks unfinished must keep its size
 // before the Poller takes it as it is (default DefaultSettle). A file looks
-// unfinished when it does not end with an Envelope end tag: empty, cut
-// short, or not an envelope. Such a file may be an upload still running
+// unfinished when it does not end with an Envelope end tag (a MIME file,
+// a message with attachments: with its package's closing delimiter):
+// empty, cut short, or not an envelope. Such a file may be an upload still running
 // under its final name (a partner's tool that does not upload under a
 // temporary name and rename), so the Poller returns it to the inbox and
 // waits until it stops changing; then it reads it as it is and parks it
@@ -286,8 +287,11 @@ func WithLease(d time.Duration) PollerOption {
 }
 
 // WithLimits bounds what is read from a file (the zero Limits is
-// core.DefaultLimits). A file larger than MaxBytes is parked in the failed
-// folder without being downloaded.
+// core.DefaultLimits). A plain envelope larger than MaxBytes, or a MIME
+// file (a message with attachments) larger than MaxPackageBytes and its
+// header, is parked in the failed folder: without being downloaded when
+// it is listed larger than both, with the download cut off when its first
+// bytes tell its form.
 func WithLimits(l core.Limits) PollerOption {
 	return pollerOptionFunc(func(c *pollerConfig) { c.limits = l })
 }

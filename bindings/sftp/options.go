@@ -311,7 +311,8 @@ func WithLease(d time.Duration) PollerOption {
 }
 
 // WithLimits bounds what is read from a file (the zero Limits is
-// core.DefaultLimits).
+// core.DefaultLimits): a plain envelope within MaxBytes, a MIME file (a
+// message with attachments) within MaxPackageBytes and its header.
 func WithLimits(l core.Limits) PollerOption {
 	return pollerOptionFunc(func(c *pollerConfig) { c.limits = l })
 }

@@ -18,7 +18,8 @@
 //     to Config.Transfers), each cut off when it stays silent for
 //     Config.Stall, so one stalled file never holds up the listing or the
 //     others;
-//   - a file that looks unfinished (no Envelope end tag) is taken as it is
+//   - a file that looks unfinished (no Envelope end tag; for a MIME file,
+//     a message with attachments, no closing delimiter) is taken as it is
 //     only once its size and modification time held for Config.Settle,
 //     and a file parked that way is watched: when it changes afterwards
 //     (an upload that had only paused), it goes back to the inbox;

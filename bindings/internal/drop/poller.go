@@ -39,7 +39,7 @@ type Poller struct {
 	f     folders
 	cfg   Config
 	owner string
-	max   int64 // Limits.MaxBytes resolved; -1: none
+	max   fileBounds // Limits.MaxBytes and MaxPackageBytes resolved: a plain file's and a MIME file's bounds
 
 	life     context.Context // the Poller's: transfers and renewals; ends at Close
 	stop     context.CancelFunc
@@ -91,13 +91,7 @@ func NewPoller(fsys FS, root string, cfg Config) (*Poller, error) {
 	if err != nil {
 		return nil, err
 	}
-	max := cfg.Limits.MaxBytes
-	switch {
-	case max == 0:
-		max = core.DefaultLimits().MaxBytes
-	case max < 0:
-		max = -1
-	}
+	max := boundsOf(cfg.Limits)
 	life, stop := context.WithCancel(context.Background())
 	return &Poller{
 		fs: fsys, f: f, cfg: cfg, owner: newOwner(), max: max,

@@ -12,8 +12,9 @@ import (
 // under the final name (a plain STOR or SFTP put, as most tools do) makes
 // the file appear as soon as the upload starts, empty, and fills it as the
 // data arrives. The Poller therefore takes a file as it is only when it
-// looks finished: its last bytes are an Envelope end tag. A file that does
-// not (empty, cut short, or not an envelope at all) is returned to the
+// looks finished: its last bytes are an Envelope end tag, or, for a MIME
+// file (a message with attachments, mimefile.go), its package's closing
+// delimiter. A file that does not (empty, cut short, or not an envelope at all) is returned to the
 // inbox and taken again only after it stopped changing: once its listed
 // size or modification time changed, when it has kept them for one
 // listing; once a download of a size was found unfinished, when that size
@@ -114,6 +115,11 @@ func (s *spool) finished() bool {
 			return false
 		}
 	}
+	if head := s.head(MaxFileHeaderBytes); isMIME(head) {
+		if end := packageEnd(head); end != "" {
+			return endsWithDelimiter(tail, end)
+		}
+	}
 	return endsWithEnvelope(tail)
 }
 
@@ -159,11 +165,15 @@ func plainName(b []byte) bool {
 	return true
 }
 
-// check reads the spooled envelope to its end, and rewinds the spool.
+// check reads the spooled message to its end (a MIME file's every part),
+// and rewinds the spool.
 func (s *spool) check(l core.Limits) error {
-	m, err := core.ReadMessage(s.reader(), l)
+	m, err := readFile(s.reader(), s.head(headLen), l)
 	if err == nil {
 		err = m.Body().Discard()
+		if cerr := m.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if s.f != nil {
 		if _, serr := s.f.Seek(0, io.SeekStart); err == nil && serr != nil {

@@ -71,7 +71,19 @@ func MessageReader(m *core.Message) io.Reader { return messageReader{m} }
 
 type messageReader struct{ m *core.Message }
 
-func (r messageReader) WriteTo(w io.Writer) (int64, error) { return r.m.WriteTo(w) }
+// A message with attachments is written as a MIME file (mimefile.go):
+// its header, then the package.
+func (r messageReader) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	if h := MIMEHeader(r.m); h != "" {
+		k, err := io.WriteString(w, h)
+		if n = int64(k); err != nil {
+			return n, err
+		}
+	}
+	k, err := r.m.WriteTo(w)
+	return n + k, err
+}
 
 // Read is never called by io.Copy, which prefers WriteTo; a caller that
 // reads gets the envelope through a pipe.

@@ -48,13 +48,14 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 		p.giveBack(ctx, d, "the Poller was closed")
 		return nil, core.ErrClosed
 	}
-	if p.max >= 0 && e.Size > p.max {
-		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, p.max), false, e)
+	if max := p.max.max(); max >= 0 && e.Size > max {
+		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, max), false, e)
 	}
 	sp, err := p.download(ctx, d, e.Size)
+	var sl *spoolLimitError
 	switch {
-	case errors.Is(err, errSpoolLimit):
-		return nil, p.refuse(ctx, d, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max), false, e)
+	case errors.As(err, &sl):
+		return nil, p.refuse(ctx, d, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, sl.max), false, e)
 	case err != nil:
 		p.giveBack(ctx, d, "download failed")
 		if systemic(err) || p.life.Err() != nil {
@@ -88,10 +89,16 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 			return nil, p.refuse(ctx, d, err, true, read)
 		}
 	}
-	m, err := core.ReadMessage(sp.reader(), p.cfg.Limits)
+	head := sp.head(headLen)
+	m, err := readFile(sp.reader(), head, p.cfg.Limits)
 	if err != nil {
 		sp.close()
 		return nil, p.refuse(ctx, d, err, !whole, read)
+	}
+	if isMIME(head) {
+		// Its parts are spooled by core: the file's spool is not needed.
+		sp.close()
+		sp = nil
 	}
 	m.SetMeta(p.cfg.Scheme+".file", e.Name)
 	m.SetMeta(p.cfg.Scheme+".claim", work)
