@@ -47,16 +47,19 @@ type subscribeConfig struct {
 	concurrency  int
 	pendingMsgs  int
 	pendingBytes int // 0: DefaultPendingBytes, or twice the max payload when more
+	objects      objectConfig
 }
 
 type transportConfig struct {
 	limits  core.Limits
 	log     *slog.Logger // its Publisher's, for JetStream destinations
 	timeout time.Duration
+	objects objectConfig
 }
 
 type publisherConfig struct {
-	log *slog.Logger
+	log     *slog.Logger
+	objects objectConfig
 }
 
 type receiverConfig struct {
@@ -68,6 +71,7 @@ type receiverConfig struct {
 	backoffMax    time.Duration
 	deadLetter    string
 	prefetch      int
+	objects       objectConfig
 }
 
 func newSubscribeConfig(opts []SubscribeOption) subscribeConfig {

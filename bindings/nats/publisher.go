@@ -24,6 +24,7 @@ type Publisher struct {
 	o    publisherConfig
 	outs outgoings
 	max  payloadLimit
+	objs *objects // WithObjectStore; nil: none
 }
 
 var _ core.Sender = (*Publisher)(nil)
@@ -35,6 +36,7 @@ var _ core.Sender = (*Publisher)(nil)
 // it.
 func NewPublisher(nc *nats.Conn, to string, opts ...PublisherOption) (*Publisher, error) {
 	p := &Publisher{nc: nc, o: newPublisherConfig(opts), max: payloadLimit{nc: nc}}
+	p.objs = newObjects(nc, p.o.objects)
 	if to != "" {
 		a, err := destination(to)
 		if err != nil {
@@ -85,6 +87,19 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 	o := p.outs.get()
 	defer p.outs.put(o)
 	defer o.resetHeaders() // JetStream's publish writes its own into the header map
+	restore, put, err := p.objs.offload(ctx, m)
+	if err != nil {
+		return err
+	}
+	defer restore()
+	sent := false
+	defer func() {
+		if !sent {
+			if err := deleteObjects(ctx, put); err != nil {
+				p.o.log.WarnContext(ctx, "soap: deleting the objects of a message not sent failed", slog.Any("err", err))
+			}
+		}
+	}()
 	out, err := encode(o, m, a.Subject, a.String(), p.max.get())
 	if err != nil {
 		return err
@@ -100,6 +115,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 		}
 		return fmt.Errorf("nats: publish to %s: %w", a, tooLarge(err, a.Subject))
 	}
+	sent = true
 	m.SetMeta(MetaSubject, a.Subject)
 	m.SetMeta(MetaStream, ack.Stream)
 	m.SetMeta(MetaSequence, strconv.FormatUint(ack.Sequence, 10))

@@ -37,6 +37,7 @@ type Receiver struct {
 	filter  string
 	dead    string
 	o       receiverConfig
+	objs    *objects // WithObjectStore; nil: none
 
 	msgs       chan jetstream.Msg
 	closed     chan struct{}
@@ -109,6 +110,7 @@ func NewReceiver(ctx context.Context, nc *nats.Conn, addr, durable string, opts 
 		nc: nc, js: js, stream: stream, durable: durable, filter: a.Subject, dead: dead, o: o,
 		msgs: make(chan jetstream.Msg), closed: make(chan struct{}), stopped: make(chan struct{}),
 		unsettled: make(map[*delivery]struct{}), unparked: make(map[uint64]*core.Fault),
+		objs: newObjects(nc, o.objects),
 	}
 	r.cc, err = cons.Consume(r.onMsg, jetstream.PullMaxMessages(o.prefetch),
 		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
@@ -209,6 +211,10 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 		return nil
 	}
 	m, f := decode(msg.Data(), msg.Headers(), r.o.limits, true)
+	var objs []object
+	if f == nil {
+		objs, f = r.objs.fetch(ctx, m, len(msg.Data()), r.o.limits)
+	}
 	if f == nil && md.NumDelivered > uint64(r.o.maxDeliveries) {
 		if f = r.recall(md.Sequence.Stream); f == nil {
 			f = &core.Fault{Code: core.CodeReceiver, Version: m.Version(),
@@ -216,6 +222,9 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 		}
 	}
 	if f != nil {
+		if m != nil {
+			m.Close() // a package's spooled parts
+		}
 		r.o.log.WarnContext(ctx, "soap: message refused on arrival", slog.String("stream", md.Stream),
 			slog.Uint64("seq", md.Sequence.Stream), slog.String("fault", f.Error()))
 		if err := r.park(ctx, msg, md, f); err != nil {
@@ -233,7 +242,7 @@ func (r *Receiver) deliver(ctx context.Context, msg jetstream.Msg) *delivery {
 	m.Meta[MetaSequence] = strconv.FormatUint(md.Sequence.Stream, 10)
 	m.Meta[MetaDeliveries] = strconv.FormatUint(md.NumDelivered, 10)
 	m.Meta[MetaConsumer] = md.Consumer
-	d := &delivery{r: r, msg: msg, m: m, md: md}
+	d := &delivery{r: r, msg: msg, m: m, md: md, objs: objs}
 	r.mu.Lock()
 	r.unsettled[d] = struct{}{}
 	r.mu.Unlock()
@@ -341,6 +350,9 @@ type delivery struct {
 	msg jetstream.Msg
 	m   *core.Message
 	md  *jetstream.MsgMetadata
+	// objs are the objects its external parts named (WithObjectStore),
+	// deleted once it is Acked
+	objs []object
 
 	mu    sync.Mutex
 	state int // 0 unsettled, 1 acked, 2 nacked
@@ -366,6 +378,9 @@ func (d *delivery) Ack(ctx context.Context) error {
 	}
 	d.state = 1
 	d.r.settled(d)
+	if err := deleteObjects(ctx, d.objs); err != nil {
+		d.r.o.log.WarnContext(ctx, "soap: deleting an acked message's objects failed", slog.String("stream", d.md.Stream), slog.Uint64("seq", d.md.Sequence.Stream), slog.Any("err", err))
+	}
 	if len(d.msg.Data()) <= recycleBytes {
 		if err := d.m.Body().Discard(); err != nil {
 			d.r.o.log.DebugContext(ctx, "soap: the rest of a message's body did not read after its ack", slog.String("stream", d.md.Stream), slog.Uint64("seq", d.md.Sequence.Stream), slog.Any("err", err))

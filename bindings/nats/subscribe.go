@@ -24,6 +24,7 @@ type Subscription struct {
 	o       subscribeConfig
 	outs    outgoings
 	max     payloadLimit
+	objs    *objects           // WithObjectStore; nil: none
 	cancel  context.CancelFunc // cancels the handlers' context
 	workers atomic.Int64       // worker goroutines running
 	waiting atomic.Int64       // workers waiting for a request
@@ -78,7 +79,7 @@ func Subscribe(ctx context.Context, nc *nats.Conn, subject string, h core.Handle
 	hctx, cancel := context.WithCancel(ctx)
 	s := &Subscription{
 		nc: nc, max: payloadLimit{nc: nc}, subject: a.Subject, queue: o.queue, h: core.Recover(o.log)(h), o: o,
-		cancel: cancel, idle: make(chan struct{}),
+		cancel: cancel, idle: make(chan struct{}), objs: newObjects(nc, o.objects),
 	}
 	// A synchronous subscription: nats.go's reading goroutine hands each
 	// request straight to a waiting worker, with no delivery goroutine in
@@ -308,6 +309,17 @@ func (s *Subscription) serve(ctx context.Context, msg *nats.Msg) {
 	if m != nil {
 		defer m.Close() // a package's spooled parts
 	}
+	if f == nil {
+		var objs []object
+		if objs, f = s.objs.fetch(ctx, m, len(msg.Data), s.o.limits); len(objs) > 0 {
+			// consumed once the reply (or fault) is sent
+			defer func() {
+				if err := deleteObjects(ctx, objs); err != nil {
+					s.o.log.WarnContext(ctx, "soap: deleting a request's objects failed", slog.String("subject", msg.Subject), slog.Any("err", err))
+				}
+			}()
+		}
+	}
 	if f != nil {
 		s.refused(ctx, msg, m, f)
 		return
@@ -444,11 +456,19 @@ func (s *Subscription) fault(ctx context.Context, msg *nats.Msg, req *core.Messa
 }
 
 func (s *Subscription) publish(subject string, m *core.Message) error {
-	o := s.outs.get()
-	defer s.outs.put(o)
-	out, err := encode(o, m, subject, "", s.max.get())
+	restore, put, err := s.objs.offload(context.Background(), m)
 	if err != nil {
 		return err
 	}
-	return tooLarge(s.nc.PublishMsg(out), subject)
+	defer restore()
+	o := s.outs.get()
+	defer s.outs.put(o)
+	out, err := encode(o, m, subject, "", s.max.get())
+	if err == nil {
+		err = tooLarge(s.nc.PublishMsg(out), subject)
+	}
+	if err != nil {
+		_ = deleteObjects(context.Background(), put)
+	}
+	return err
 }

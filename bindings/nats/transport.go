@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 
@@ -27,6 +28,7 @@ type Transport struct {
 	replies *replies // not referring to the Transport, so that it can be collected
 	max     payloadLimit
 	jsOnce  func() (*Publisher, error)
+	objs    *objects // WithObjectStore; nil: none
 }
 
 var (
@@ -50,7 +52,14 @@ func NewTransport(nc *nats.Conn, to string, opts ...TransportOption) *Transport 
 		}
 		t.def, t.defAddr = a, a.String()
 	}
-	t.jsOnce = onceValues(func() (*Publisher, error) { return NewPublisher(nc, "", WithLogger(o.log)) })
+	t.objs = newObjects(nc, o.objects)
+	t.jsOnce = onceValues(func() (*Publisher, error) {
+		p, err := NewPublisher(nc, "", WithLogger(o.log))
+		if p != nil {
+			p.objs = t.objs
+		}
+		return p, err
+	})
 	return t
 }
 
@@ -101,13 +110,22 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, err)
 	}
+	restore, put, err := t.objs.offload(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
 	o := t.outs.get()
 	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
 	if err != nil {
 		t.outs.put(o)
+		t.dropObjects(ctx, put)
 		return nil, err
 	}
 	resp, err := t.replies.request(ctx, out)
+	if err != nil && len(put) > 0 && (errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrMaxPayload)) {
+		t.dropObjects(ctx, put) // nobody got the request
+	}
 	runtime.KeepAlive(t) // its inbox stays subscribed until the reply is in
 	t.outs.put(o)
 	switch {
@@ -120,17 +138,24 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	case err != nil:
 		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
-	return t.reply(a.Subject, resp, m.Version())
+	return t.reply(ctx, a.Subject, resp, m.Version())
 }
 
 // reply is resp, the answer to a request sent in version sent, as the
 // Transport's reply inbox read it (see replies.deliver).
-func (t *Transport) reply(subject string, resp answer, sent core.Version) (*core.Message, error) {
+func (t *Transport) reply(ctx context.Context, subject string, resp answer, sent core.Version) (*core.Message, error) {
 	if len(resp.msg.Data) == 0 {
 		return nil, nil
 	}
 	r, f := resp.m, resp.f
+	if f == nil {
+		// a reply's objects are left to the bucket's TTL (see WithObjectStore)
+		_, f = t.objs.fetch(ctx, r, len(resp.msg.Data), t.o.limits)
+	}
 	if f != nil {
+		if r != nil {
+			r.Close()
+		}
 		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, f)
 	}
 	if err := core.CheckReplyVersion(sent, r); err != nil {
@@ -168,13 +193,20 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("nats: publish to %s: %w", a.Subject, err)
 	}
+	restore, put, err := t.objs.offload(ctx, m)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	o := t.outs.get()
 	defer t.outs.put(o)
 	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
 	if err != nil {
+		t.dropObjects(ctx, put)
 		return err
 	}
 	if err := t.nc.PublishMsg(out); err != nil {
+		t.dropObjects(ctx, put)
 		return fmt.Errorf("nats: publish to %s: %w", a.Subject, tooLarge(err, a.Subject))
 	}
 	m.SetMeta(MetaSubject, a.Subject)
@@ -197,5 +229,12 @@ func onceValues(f func() (*Publisher, error)) func() (*Publisher, error) {
 		var err error
 		p, err = f()
 		return p, err
+	}
+}
+
+// dropObjects deletes the objects put for a message that was not sent.
+func (t *Transport) dropObjects(ctx context.Context, put []object) {
+	if err := deleteObjects(ctx, put); err != nil {
+		t.o.log.WarnContext(ctx, "soap: deleting the objects of a message not sent failed", slog.Any("err", err))
 	}
 }

@@ -21,10 +21,10 @@ func main() {
 		l   = slog.Default()
 		lim = core.Limits{}
 	)
-	_, _ = soapnats.Subscribe(ctx, nc, "s", h, soapnats.WithLogger(l), soapnats.WithLimits(lim), soapnats.WithQueue("q"), soapnats.WithConcurrency(1))
-	_ = soapnats.NewTransport(nc, "s", soapnats.WithLogger(l), soapnats.WithLimits(lim), soapnats.WithTimeout(1))
-	_, _ = soapnats.NewPublisher(nc, "s", soapnats.WithLogger(l))
+	_, _ = soapnats.Subscribe(ctx, nc, "s", h, soapnats.WithLogger(l), soapnats.WithLimits(lim), soapnats.WithQueue("q"), soapnats.WithConcurrency(1), soapnats.WithObjectStore("b", 0))
+	_ = soapnats.NewTransport(nc, "s", soapnats.WithLogger(l), soapnats.WithLimits(lim), soapnats.WithTimeout(1), soapnats.WithObjectStore("b", 0))
+	_, _ = soapnats.NewPublisher(nc, "s", soapnats.WithLogger(l), soapnats.WithObjectStore("b", 0))
 	_, _ = soapnats.NewReceiver(ctx, nc, "s", "d", soapnats.WithLogger(l), soapnats.WithLimits(lim), soapnats.WithAckWait(1),
-		soapnats.WithMaxDeliveries(1), soapnats.WithBackoff(1, 2), soapnats.WithDeadLetter("dead"), soapnats.WithPrefetch(1))
+		soapnats.WithMaxDeliveries(1), soapnats.WithBackoff(1, 2), soapnats.WithDeadLetter("dead"), soapnats.WithPrefetch(1), soapnats.WithObjectStore("b", 0))
 	_, _ = soapnats.StartServer("", soapnats.WithLogger(l), soapnats.WithListenAddr(soapnats.DefaultListenAddr), soapnats.WithMaxPayload(1))
 }
