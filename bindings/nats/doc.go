@@ -63,6 +63,17 @@
 // is unsettled the Receiver keeps telling the server it is in progress, so
 // a slow handler does not get its message redelivered to someone else.
 //
+// # Attachments
+//
+// A message with Packaging core.MTOM or core.SwA travels as one NATS message:
+// header Content-Type = Message.ContentType(), the MIME package as the
+// payload; readers take a multipart/related Content-Type with
+// core.ReadPackage. A package over the server's max payload is refused with
+// ErrTooLarge, unless WithObjectStore puts its large parts into a JetStream
+// object store bucket, sending message/external-body parts (access-type
+// x-nats-object) in their place, which readers given the bucket fetch back
+// and delete once the message is settled.
+//
 // Addresses, headers, fault subcodes, dead letters and the settings that
 // matter in production are described in docs/bindings/nats.md.
 package nats
