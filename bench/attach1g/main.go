@@ -16,8 +16,14 @@
 // same bytes with mime/multipart and copies the part to its file once.
 // Rounds alternate which server goes first; the figures are medians.
 //
+// With -transport file the message goes through a file drop instead: the
+// client drops it as one MIME file in each server's inbox (bindings/file),
+// a soapfile.Poller under core.Serve with the same handler against a plain
+// loop over the folder that copies the part with mime/multipart (file.go).
+//
 //	go run ./bench/attach1g                 # 1 GiB, 3 rounds, fails above 64 MiB peak RSS
 //	go run ./bench/attach1g -size 256MiB -rounds 5 -max-rss 64MiB
+//	go run ./bench/attach1g -transport file # the same through a local folder
 package main
 
 import (
@@ -50,6 +56,7 @@ func main() {
 	size := flag.String("size", "1GiB", "attachment size: bytes, or with a KiB, MiB or GiB suffix")
 	maxRSS := flag.String("max-rss", "64MiB", "fail when the soapwire server's peak RSS is above this")
 	rounds := flag.Int("rounds", 3, "uploads to each server, alternating which goes first")
+	transport := flag.String("transport", "http", "http: POSTed as an MTOM package; file: dropped as a MIME file in a local folder (bindings/file)")
 	flag.Parse()
 	if v := os.Getenv(serveEnv); v != "" {
 		if err := serveFromEnv(v); err != nil {
@@ -65,6 +72,14 @@ func main() {
 	if *rounds < 1 {
 		log.Fatal("attach1g: -rounds must be at least 1")
 	}
+	run := run
+	switch *transport {
+	case "http":
+	case "file":
+		run = runFile
+	default:
+		log.Fatalf("attach1g: -transport %q: http or file", *transport)
+	}
 	res, err := run(context.Background(), n, *rounds, "")
 	if err != nil {
 		log.Fatal(err)
@@ -77,11 +92,14 @@ func main() {
 
 // serveFromEnv runs the server serveEnv's value describes.
 func serveFromEnv(v string) error {
-	f := strings.SplitN(v, "|", 3)
-	if len(f) != 3 {
-		return fmt.Errorf("attach1g: %s=%q is not KIND|FILE|SPOOLDIR", serveEnv, v)
+	f := strings.SplitN(v, "|", 4)
+	switch len(f) {
+	case 3:
+		return serve(f[0], f[1], f[2])
+	case 4:
+		return serveFile(f[0], f[1], f[2], f[3])
 	}
-	return serve(f[0], f[1], f[2])
+	return fmt.Errorf("attach1g: %s=%q is not KIND|FILE|SPOOLDIR or KIND|FILE|SPOOLDIR|ENDPOINT", serveEnv, v)
 }
 
 // parseSize reads "1073741824", "512MiB", "1GiB" or "64KiB".
@@ -104,11 +122,13 @@ var servers = []string{"soapwire", "plain"}
 
 // result is what a run measured.
 type result struct {
-	Size    int64                      // attachment bytes per upload
-	Posted  int64                      // package bytes per upload
-	Times   map[string][]time.Duration // per server, per round: first byte sent to reply read
-	PeakRSS map[string]int64           // per server: VmHWM after every round
-	Files   map[string]string          // per server: where the last part was stored (removed unless kept)
+	Transport string                     // "" (http) or "file"
+	Size      int64                      // attachment bytes per upload
+	Posted    int64                      // package bytes per upload (file: the MIME file's)
+	Times     map[string][]time.Duration // per server, per round: first byte sent to reply read (file: file renamed into the inbox to reply in the outbox)
+	Writes    map[string][]time.Duration // file: per server, per round: the client writing the file
+	PeakRSS   map[string]int64           // per server: VmHWM after every round
+	Files     map[string]string          // per server: where the last part was stored (removed unless kept)
 }
 
 // median is the median time of a server.
@@ -127,24 +147,34 @@ func (r result) median(server string) time.Duration {
 func (r result) print(w io.Writer, limit int64) {
 	mib := func(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 	rate := func(d time.Duration) float64 { return float64(r.Size) / d.Seconds() / 1e6 }
-	fmt.Fprintf(w, "an MTOM package of %d bytes (a %s part) posted %d times to each server\n", r.Posted, mib(r.Size), len(r.Times["soapwire"]))
+	baseline := "plain net/http"
+	if r.Transport == "file" {
+		baseline = "plain folder loop"
+		fmt.Fprintf(w, "an MTOM message, a MIME file of %d bytes (a %s part), dropped %d times in each server's inbox (bindings/file)\n", r.Posted, mib(r.Size), len(r.Times["soapwire"]))
+	} else {
+		fmt.Fprintf(w, "an MTOM package of %d bytes (a %s part) posted %d times to each server\n", r.Posted, mib(r.Size), len(r.Times["soapwire"]))
+	}
 	var ratios []float64
 	for i := range r.Times["soapwire"] {
 		s, p := r.Times["soapwire"][i], r.Times["plain"][i]
 		ratios = append(ratios, p.Seconds()/s.Seconds())
-		fmt.Fprintf(w, "round %d: soapwire %v (%.0f MB/s), plain net/http %v (%.0f MB/s): %.2fx\n", i+1,
-			s.Round(time.Millisecond), rate(s), p.Round(time.Millisecond), rate(p), ratios[i])
+		fmt.Fprintf(w, "round %d: soapwire %v (%.0f MB/s), %s %v (%.0f MB/s): %.2fx", i+1,
+			s.Round(time.Millisecond), rate(s), baseline, p.Round(time.Millisecond), rate(p), ratios[i])
+		if r.Transport == "file" {
+			fmt.Fprintf(w, " (the client wrote the files in %v and %v)", r.Writes["soapwire"][i].Round(time.Millisecond), r.Writes["plain"][i].Round(time.Millisecond))
+		}
+		fmt.Fprintln(w)
 	}
 	slices.Sort(ratios)
 	s, p := r.median("soapwire"), r.median("plain")
-	fmt.Fprintf(w, "median: soapwire %v (%.0f MB/s), plain net/http %v (%.0f MB/s): soapwire at %.2fx the baseline's throughput (median of the rounds' ratios %.2fx)\n",
-		s.Round(time.Millisecond), rate(s), p.Round(time.Millisecond), rate(p), p.Seconds()/s.Seconds(), ratios[len(ratios)/2])
+	fmt.Fprintf(w, "median: soapwire %v (%.0f MB/s), %s %v (%.0f MB/s): soapwire at %.2fx the baseline's throughput (median of the rounds' ratios %.2fx)\n",
+		s.Round(time.Millisecond), rate(s), baseline, p.Round(time.Millisecond), rate(p), p.Seconds()/s.Seconds(), ratios[len(ratios)/2])
 	verdict := "ok"
 	if r.PeakRSS["soapwire"] > limit {
 		verdict = "OVER THE LIMIT"
 	}
 	fmt.Fprintf(w, "soapwire server peak RSS (VmHWM): %s, limit %s: %s\n", mib(r.PeakRSS["soapwire"]), mib(limit), verdict)
-	fmt.Fprintf(w, "plain net/http server peak RSS (VmHWM): %s\n", mib(r.PeakRSS["plain"]))
+	fmt.Fprintf(w, "%s server peak RSS (VmHWM): %s\n", baseline, mib(r.PeakRSS["plain"]))
 }
 
 // run starts both servers, posts a package with a part of size bytes to

@@ -80,3 +80,38 @@ func TestParseSize(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestFileSmall drops a 48 MiB attachment (8 MiB with -race) as a MIME
+// file in each server's inbox: the soapwire server's peak RSS stays under
+// 64 MiB, and both files hold the part, byte for byte.
+func TestFileSmall(t *testing.T) {
+	size := int64(48 << 20)
+	if raceEnabled {
+		size = 8 << 20
+	}
+	keep := t.TempDir()
+	res, err := runFile(t.Context(), size, 1, keep)
+	require.NoError(t, err)
+	var report bytes.Buffer
+	res.print(&report, 64<<20)
+	t.Log(report.String())
+	assert.Contains(t, report.String(), "a MIME file of")
+	assert.Less(t, res.PeakRSS["soapwire"], int64(64<<20), "the soapwire server's peak RSS")
+	assert.Greater(t, res.PeakRSS["soapwire"], int64(1<<20), "VmHWM was read")
+	assert.Greater(t, res.Posted, size)
+	for _, s := range servers {
+		f, err := os.Open(filepath.Join(keep, s+".bin"))
+		require.NoError(t, err)
+		assert.NoError(t, check(f, size), s)
+		f.Close()
+	}
+	assert.Len(t, res.Times["soapwire"], 1)
+	assert.Len(t, res.Times["plain"], 1)
+}
+
+// TestPartReader: the file mode's part is the pattern check accepts.
+func TestPartReader(t *testing.T) {
+	for _, size := range []int64{0, 1, blockSize + 5} {
+		assert.NoError(t, check(&partReader{part: block(), size: size}, size))
+	}
+}
