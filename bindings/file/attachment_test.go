@@ -3,10 +3,12 @@ package file_test
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	soapfile "github.com/soapwire/soapwire/bindings/file"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // invoice is a body with a Binary value.
@@ -171,4 +174,20 @@ func TestAttachmentBrokenParked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(fault), "Sender")
 	assert.Contains(t, string(fault), "never closed")
+}
+
+// TestConformanceAttachments runs coretest's attachment suite on local
+// folders: each message one MIME file, in memory and spooled to disk.
+func TestConformanceAttachments(t *testing.T) {
+	root := t.TempDir()
+	s := sender(t, root)
+	var n atomic.Int32
+	for name, opts := range map[string][]soapfile.PollerOption{"memory": nil, "disk": {soapfile.WithSpool(0, t.TempDir())}} {
+		t.Run(name, func(t *testing.T) {
+			coretest.TestAttachmentsSendReceive(t, coretest.Features{ExactlyOnce: true}, func(t *testing.T) (core.Sender, core.Receiver, string) {
+				p := poller(t, filepath.Join(root, fmt.Sprintf("att-%d", n.Add(1))), opts...)
+				return s, p, p.Address()
+			})
+		})
+	}
 }

@@ -3,9 +3,11 @@ package ftp_test
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	soapftp "github.com/soapwire/soapwire/bindings/ftp"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // invoice is a body with a Binary value.
@@ -128,4 +131,15 @@ func TestAttachmentBrokenParked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(fault), "Sender")
 	assert.Contains(t, string(fault), "never closed")
+}
+
+// TestConformanceAttachments runs coretest's attachment suite over the
+// embedded FTP server: each message one MIME file.
+func TestConformanceAttachments(t *testing.T) {
+	e := newEnv(t)
+	var n atomic.Int32
+	coretest.TestAttachmentsSendReceive(t, coretest.Features{ExactlyOnce: true}, func(t *testing.T) (core.Sender, core.Receiver, string) {
+		p := e.poller(t, fmt.Sprintf("/att-%d", n.Add(1)))
+		return soapftp.NewSender(e.client), p, p.Address()
+	})
 }

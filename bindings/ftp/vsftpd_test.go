@@ -51,6 +51,7 @@ func TestVsftpdConformance(t *testing.T) {
 	f := coretest.Features{ExactlyOnce: true, Persistent: true, Reopen: reopen}
 	coretest.TestSendReceive(t, f, newPair)
 	coretest.TestServe(t, f, newPair)
+	t.Run("Attachments", func(t *testing.T) { coretest.TestAttachmentsSendReceive(t, f, newPair) })
 }
 
 // TestVsftpdTLS sends and receives over explicit FTPS against vsftpd with

@@ -13,6 +13,7 @@ import (
 
 	soapimap "github.com/soapwire/soapwire/bindings/imap"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // invoice is a body with a Binary value.
@@ -167,4 +168,23 @@ func TestAttachmentMalformedParked(t *testing.T) {
 		assert.Equal(t, core.CodeSender, f.Code, id)
 		assert.Contains(t, f.Reason, want, id)
 	}
+}
+
+// TestConformanceAttachments runs coretest's attachment suite over an
+// Appender -> embedded IMAP server -> Receiver, and through Dovecot.
+func TestConformanceAttachments(t *testing.T) {
+	t.Run("embedded", func(t *testing.T) {
+		srv := startServer(t)
+		coretest.TestAttachmentsSendReceive(t, coretest.Features{}, func(t *testing.T) (core.Sender, core.Receiver, string) {
+			addr := srv.newUser(t)
+			return newAppender(t, addr), newReceiver(t, addr), addr
+		})
+	})
+	t.Run("Dovecot", func(t *testing.T) {
+		dc := startDovecot(t)
+		coretest.TestAttachmentsSendReceive(t, coretest.Features{}, func(t *testing.T) (core.Sender, core.Receiver, string) {
+			addr := dc.url(dc.user(t), true)
+			return dcAppender(t, dc, addr), dcReceiver(t, dc, addr), addr
+		})
+	})
 }

@@ -47,6 +47,7 @@ func TestOpenSSHConformance(t *testing.T) {
 	f := coretest.Features{ExactlyOnce: true, Persistent: true, Reopen: reopen}
 	coretest.TestSendReceive(t, f, newPair)
 	coretest.TestServe(t, f, newPair)
+	t.Run("Attachments", func(t *testing.T) { coretest.TestAttachmentsSendReceive(t, f, newPair) })
 }
 
 // TestOpenSSHPasswordAndPosixRename: a password login to OpenSSH; the

@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	soapsmtp "github.com/soapwire/soapwire/bindings/smtp"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // invoice is a body with a Binary value.
@@ -205,4 +207,49 @@ func TestAttachmentMalformedParked(t *testing.T) {
 		assert.Contains(t, all, want)
 	}
 	assert.Equal(t, len(mails), logs.count("not a SOAP mail; parked"))
+}
+
+// TestConformanceAttachments runs coretest's attachment suite over a
+// Sender -> Server -> Maildir -> Receiver: MTOM, SwA and inline Binary
+// values in both versions, a 3 MiB part among them, arrive intact.
+func TestConformanceAttachments(t *testing.T) {
+	coretest.TestAttachmentsSendReceive(t, coretest.Features{}, func(t *testing.T) (core.Sender, core.Receiver, string) {
+		srv := startServer(t, t.TempDir())
+		return newSender(t, srv.addr), newReceiver(t, srv.mb), srv.mailto
+	})
+}
+
+// TestPostfixDeliversAttachments: a real MTA in front. Mails with
+// attachments (MTOM and SwA) submitted to Postfix and delivered by its
+// virtual(8) into a Maildir (in the form Postfix writes them there) come
+// out of the Receiver with their parts intact.
+func TestPostfixDeliversAttachments(t *testing.T) {
+	addr, dir := startPostfix(t)
+	s, err := soapsmtp.NewSender(addr, "client@example.org")
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	data := pdfBytes(1<<20 + 5)
+	sent := map[string]*core.Message{}
+	for _, p := range []core.Packaging{core.MTOM, core.SwA} {
+		m := invoiceMessage(core.V12, p, "mailto:box@soap.test", data)
+		require.NoError(t, s.Send(ctxT(t), m))
+		sent[m.ID] = m
+	}
+	require.Eventually(t, func() bool {
+		entries, err := os.ReadDir(filepath.Join(dir, soapsmtp.FolderNew))
+		return err == nil && len(entries) == len(sent)
+	}, 30*time.Second, 50*time.Millisecond, "Postfix delivered into %s", dir)
+	mb, err := soapsmtp.OpenMaildir(dir)
+	require.NoError(t, err)
+	r := newReceiver(t, mb)
+	for range sent {
+		d, err := r.Receive(ctxT(t))
+		require.NoError(t, err)
+		m := sent[d.Message().ID]
+		require.NotNil(t, m, "received %s", d.Message().ID)
+		checkInvoice(t, m, d.Message(), data)
+		assert.Equal(t, "box@soap.test", d.Message().Meta[soapsmtp.MetaDeliveredTo], "Delivered-To written by Postfix")
+		require.NoError(t, d.Ack(ctxT(t)))
+		delete(sent, m.ID)
+	}
 }
