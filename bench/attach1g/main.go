@@ -13,8 +13,11 @@
 // core.ReadPackage, which spools the part beyond 1 MiB to a temporary file;
 // the handler decodes the body (core.Binary resolves the xop:Include to the
 // part) and copies the part to the destination file. The baseline reads the
-// same bytes with mime/multipart and copies the part to its file once.
-// Rounds alternate which server goes first; the figures are medians.
+// same bytes with mime/multipart and copies the part to its file once. Both
+// sync the file before answering (stored means on disk); the client syncs
+// the file systems before each upload, untimed, so that no upload pays for
+// the writeback of the one before. Rounds alternate which server goes
+// first; the figures are medians.
 //
 // With -transport file the message goes through a file drop instead: the
 // client drops it as one MIME file in each server's inbox (bindings/file),
@@ -40,6 +43,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/soapwire/soapwire/bench/internal/child"
@@ -212,6 +216,9 @@ func run(ctx context.Context, size int64, rounds int, keep string) (result, erro
 			order = []string{servers[1], servers[0]}
 		}
 		for _, s := range order {
+			// each upload starts with no dirty pages of the one before
+			// waiting to be written back (untimed)
+			syscall.Sync()
 			d, err := post(ctx, children[s].Addr, size)
 			if err != nil {
 				return res, fmt.Errorf("attach1g: %s server: %w", s, err)

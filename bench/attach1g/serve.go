@@ -44,8 +44,8 @@ func store(path string) core.Handler {
 	})
 }
 
-// copyToFile copies r into a new file at path through a 64 KiB buffer, as
-// both servers do.
+// copyToFile copies r into a new file at path through a 64 KiB buffer and
+// syncs it before answering (stored means on disk), as both servers do.
 func copyToFile(path string, r io.Reader) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -53,7 +53,13 @@ func copyToFile(path string, r io.Reader) (int64, error) {
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	n, err := io.Copy(w, r)
-	return n, errors.Join(err, w.Flush(), f.Close())
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	return n, errors.Join(err, f.Close())
 }
 
 // plain is the baseline: a net/http handler that reads the multipart
