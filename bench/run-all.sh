@@ -61,6 +61,8 @@ step http-server "go test -run XXX -bench BenchmarkServer -benchmem -count 5 ./b
 
 # Attachments over HTTP (issue 25): 1 GiB MTOM, flat memory, against plain net/http.
 step attach1g "go run ./bench/attach1g -size 1GiB -rounds 3 -max-rss 64MiB"
+# Attachments through a file drop (issue 25): 1 GiB as one MIME file in a local folder.
+step attach1g-file "go run ./bench/attach1g -transport file -size 1GiB -rounds 3 -max-rss 64MiB"
 # Attachments in core (issue 25): a 10 MiB part against inline base64, alternating pairs.
 step core-attachments "go test -run XXX -bench 'BenchmarkAttachment|BenchmarkRatioAttachment' -benchmem -benchtime 5x -count 5 ./core/ &&
   go test -run XXX -bench BenchmarkRatioAttachment -benchmem -benchtime 15x -count 3 ./core/"
