@@ -86,5 +86,5 @@ func Encode(m *core.Message, subject string, maxPayload int64) (*nats.Msg, error
 		return nil, fmt.Errorf("%w: %v", ErrAddress, err)
 	}
 	o := &outgoing{hdr: make(nats.Header, 4), once: true}
-	return encode(o, m, subject, Scheme+":"+subject, maxPayload)
+	return encode(o, m, subject, Scheme+":"+subject, &payloadLimit{fixed: maxPayload})
 }

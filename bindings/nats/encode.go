@@ -7,7 +7,6 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -57,10 +56,10 @@ func (p *outgoings) put(o *outgoing) {
 
 // encode writes m as a NATS message to subject, into o: the envelope, and
 // the SOAP headers (target is the address written as the target service
-// when m has no To). A message larger than max (the server's max payload;
-// 0: no check) is refused with ErrTooLarge. The message returned is o's:
-// valid until o is put back.
-func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*nats.Msg, error) {
+// when m has no To). A message larger than lim (the server's max payload;
+// nil or 0: no check) is refused with ErrTooLarge. The message returned is
+// o's: valid until o is put back.
+func encode(o *outgoing, m *core.Message, subject, target string, lim *payloadLimit) (*nats.Msg, error) {
 	v := m.Version()
 	if v == 0 {
 		v = core.V11
@@ -70,8 +69,8 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 		return nil, err
 	}
 	var w io.Writer = &o.buf
-	if max > 0 {
-		o.cw = capWriter{buf: &o.buf, max: max - int64(o.hdrSize)}
+	if max := lim.get(); max > 0 {
+		o.cw = capWriter{buf: &o.buf, max: max, hdr: int64(o.hdrSize), lim: lim}
 		w = &o.cw
 	}
 	if o.once {
@@ -82,6 +81,7 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 	}
 	if _, err := m.Write(w, core.WriteOptions{}); err != nil {
 		if errors.Is(err, errOverCap) {
+			max := o.cw.max
 			return nil, fmt.Errorf("%w: the message to %s is more than %d bytes (headers included), over the server's max_payload of %d bytes: %w", ErrTooLarge, subject, max, max, core.ErrTooLarge)
 		}
 		return nil, fmt.Errorf("nats: writing the envelope: %w", err)
@@ -92,16 +92,22 @@ func encode(o *outgoing, m *core.Message, subject, target string, max int64) (*n
 
 var errOverCap = errors.New("nats: envelope over the max payload")
 
-// capWriter fails once more than max bytes are written, so an envelope that
-// cannot be sent is not buffered whole.
+// capWriter fails once the headers (hdr bytes) and the envelope written
+// come to more than max, the max payload, so an envelope that cannot be
+// sent is not buffered whole. Before it fails it reads the connection's
+// max payload again (lim): a reconnect may have raised it.
 type capWriter struct {
 	buf *bytes.Buffer
 	max int64
+	hdr int64
+	lim *payloadLimit
 }
 
 func (c *capWriter) Write(p []byte) (int, error) {
-	if int64(c.buf.Len()+len(p)) > c.max {
-		return 0, errOverCap
+	if size := c.hdr + int64(c.buf.Len()+len(p)); size > c.max {
+		if c.max = c.lim.read(); c.max > 0 && size > c.max {
+			return 0, errOverCap
+		}
 	}
 	return c.buf.Write(p)
 }
@@ -120,31 +126,51 @@ func (c *capWriter) Grow(n int) {
 	}
 }
 
-// payloadLimit caches the connection's max payload (nats.Conn.MaxPayload
-// takes the connection's lock, which publishes hold), reading it again
-// after a second, since a reconnect to another server may change it. In
-// the window nats.go's own check still refuses an oversized message
-// (nats.ErrMaxPayload), which the binding reports as ErrTooLarge too.
+// payloadLimit is the max payload a message is checked against before it
+// is sent. For a connection, the value it had when last read is kept
+// (nats.Conn.MaxPayload takes the connection's lock, which publishes
+// hold): a reconnect to another server may change it, so a message over
+// the value kept is measured again against the connection's before it is
+// refused (capWriter), and a message nats.go refuses (nats.ErrMaxPayload:
+// the value kept was larger) makes the next one read it again (tooLarge).
+// Reading a clock for each message instead cost as much as a tenth of the
+// binding's own work on a virtual machine (docs/benchmarks.md).
 type payloadLimit struct {
-	nc *nats.Conn
-	v  atomic.Int64
-	at atomic.Int64 // when v was read, in Unix nanoseconds
+	nc    *nats.Conn   // nil: fixed is the limit (Encode)
+	fixed int64        // 0: none
+	v     atomic.Int64 // nc's max payload when last read; 0: to be read
 }
 
+// get returns the max payload to check a message against, 0 for none (a
+// nil limit too).
 func (p *payloadLimit) get() int64 {
-	now := time.Now().UnixNano()
-	if v := p.v.Load(); v > 0 && now-p.at.Load() < int64(time.Second) {
+	if p == nil {
+		return 0
+	}
+	if p.nc == nil {
+		return p.fixed
+	}
+	if v := p.v.Load(); v > 0 {
 		return v
+	}
+	return p.read()
+}
+
+// read reads the connection's max payload again, keeps and returns it.
+func (p *payloadLimit) read() int64 {
+	if p.nc == nil {
+		return p.fixed
 	}
 	v := p.nc.MaxPayload()
 	p.v.Store(v)
-	p.at.Store(now)
 	return v
 }
 
-// tooLarge turns nats.go's max payload error into ErrTooLarge.
-func tooLarge(err error, subject string) error {
+// tooLarge turns nats.go's max payload error into ErrTooLarge, and has the
+// next message read the connection's max payload again.
+func (p *payloadLimit) tooLarge(err error, subject string) error {
 	if errors.Is(err, nats.ErrMaxPayload) {
+		p.v.Store(0)
 		return fmt.Errorf("%w: to %s: %w (%w)", ErrTooLarge, subject, core.ErrTooLarge, err)
 	}
 	return err

@@ -44,7 +44,7 @@ func TestOutgoingReusesHeaders(t *testing.T) {
 	}
 	o := &outgoing{hdr: make(nats.Header, 4)}
 	for i, s := range steps {
-		out, err := encode(o, s.m, "s", s.target, 0)
+		out, err := encode(o, s.m, "s", s.target, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,7 +100,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 			}
 		}
 	}()
-	out, err := encode(o, m, a.Subject, a.String(), p.max.get())
+	out, err := encode(o, m, a.Subject, a.String(), &p.max)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (p *Publisher) send(ctx context.Context, m *core.Message, a Address) error 
 		if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
 			return fmt.Errorf("nats: publish to %s: %w (%w)", a, ErrNoStream, err)
 		}
-		return fmt.Errorf("nats: publish to %s: %w", a, tooLarge(err, a.Subject))
+		return fmt.Errorf("nats: publish to %s: %w", a, p.max.tooLarge(err, a.Subject))
 	}
 	sent = true
 	m.SetMeta(MetaSubject, a.Subject)

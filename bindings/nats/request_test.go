@@ -341,6 +341,67 @@ func TestTooLarge(t *testing.T) {
 	assert.Contains(t, f.Reason, "max payload")
 }
 
+// TestTooLargeAfterReconnect: the max payload a message is checked against
+// follows the server the connection is on. A Transport on a server taking
+// 64 KiB, reconnected to one taking 1 MiB, sends 100 KiB at once (the limit
+// it knew is read again before a message over it is refused); on the way
+// back, the message nats.go refuses is ErrTooLarge, and so is the next,
+// refused before it is sent.
+func TestTooLargeAfterReconnect(t *testing.T) {
+	start := func(max int32) *soapnats.Server {
+		s, err := soapnats.StartServer(t.TempDir(), soapnats.WithMaxPayload(max))
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	big := func() *core.Message {
+		return core.NewMessage(core.V11, core.RawBody(body("big", strings.Repeat("x", 100<<10))))
+	}
+	for _, tc := range []struct {
+		name        string
+		first, then int32
+	}{{"raised", 64 << 10, 1 << 20}, {"lowered", 1 << 20, 64 << 10}} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, then := start(tc.first), start(tc.then)
+			subscribe(t, connect(t, first, nats.NoReconnect()), "svc.echo", echo)
+			subscribe(t, connect(t, then), "svc.echo", echo)
+			reconnected := make(chan struct{}, 1)
+			nc, err := nats.Connect(first.URL()+","+then.URL(), nats.DontRandomize(), nats.MaxReconnects(-1),
+				nats.ReconnectWait(10*time.Millisecond), nats.ReconnectHandler(func(*nats.Conn) { reconnected <- struct{}{} }))
+			require.NoError(t, err)
+			t.Cleanup(nc.Close)
+			tr := soapnats.NewTransport(nc, "svc.echo")
+
+			_, err = tr.RoundTrip(testCtx(t), big())
+			if tc.first < 100<<10 {
+				require.ErrorIs(t, err, soapnats.ErrTooLarge)
+			} else {
+				require.NoError(t, err)
+			}
+
+			require.NoError(t, first.Close())
+			select {
+			case <-reconnected:
+			case <-testCtx(t).Done():
+				t.Fatal("no reconnect to the second server")
+			}
+			require.Equal(t, then.URL(), nc.ConnectedUrl())
+
+			if tc.then > 100<<10 {
+				reply, err := tr.RoundTrip(testCtx(t), big())
+				require.NoError(t, err, "sent at once on the server that takes it")
+				assert.Len(t, text(t, reply), 100<<10)
+				return
+			}
+			for i := range 2 {
+				_, err = tr.RoundTrip(testCtx(t), big())
+				assert.ErrorIs(t, err, soapnats.ErrTooLarge, "message %d on the server that does not take it", i)
+				assert.ErrorIs(t, err, core.ErrTooLarge)
+			}
+		})
+	}
+}
+
 // TestTooLargeStreamStops: a streamed body larger than the max payload is
 // refused while it is written, not after it was buffered whole: the stream
 // sees a write error soon after the limit.

@@ -463,9 +463,9 @@ func (s *Subscription) publish(subject string, m *core.Message) error {
 	defer restore()
 	o := s.outs.get()
 	defer s.outs.put(o)
-	out, err := encode(o, m, subject, "", s.max.get())
+	out, err := encode(o, m, subject, "", &s.max)
 	if err == nil {
-		err = tooLarge(s.nc.PublishMsg(out), subject)
+		err = s.max.tooLarge(s.nc.PublishMsg(out), subject)
 	}
 	if err != nil {
 		_ = deleteObjects(context.Background(), put)

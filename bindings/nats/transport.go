@@ -116,7 +116,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	}
 	defer restore()
 	o := t.outs.get()
-	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
+	out, err := encode(o, m, a.Subject, t.target(a), &t.max)
 	if err != nil {
 		t.outs.put(o)
 		t.dropObjects(ctx, put)
@@ -136,7 +136,7 @@ func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Messa
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, fmt.Errorf("nats: request to %s: no reply in %s: %w", a.Subject, t.o.timeout, err)
 	case err != nil:
-		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, tooLarge(err, a.Subject))
+		return nil, fmt.Errorf("nats: request to %s: %w", a.Subject, t.max.tooLarge(err, a.Subject))
 	}
 	return t.reply(ctx, a.Subject, resp, m.Version())
 }
@@ -200,14 +200,14 @@ func (t *Transport) Send(ctx context.Context, m *core.Message) error {
 	defer restore()
 	o := t.outs.get()
 	defer t.outs.put(o)
-	out, err := encode(o, m, a.Subject, t.target(a), t.max.get())
+	out, err := encode(o, m, a.Subject, t.target(a), &t.max)
 	if err != nil {
 		t.dropObjects(ctx, put)
 		return err
 	}
 	if err := t.nc.PublishMsg(out); err != nil {
 		t.dropObjects(ctx, put)
-		return fmt.Errorf("nats: publish to %s: %w", a.Subject, tooLarge(err, a.Subject))
+		return fmt.Errorf("nats: publish to %s: %w", a.Subject, t.max.tooLarge(err, a.Subject))
 	}
 	m.SetMeta(MetaSubject, a.Subject)
 	return nil
