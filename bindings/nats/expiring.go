@@ -12,7 +12,8 @@ var expired = &nats.Msg{}
 
 // expiring ends the requests of a replies whose ctx has no deadline once
 // the Transport's WithTimeout is up. They all wait that same time, so they
-// expire in the order they were made: a queue in that order and one timer,
+// expire in the order they were made (give or take the wait for the lock
+// after the clock is read): a queue in that order and one timer,
 // armed for the oldest request still waiting, do what a timer per request
 // would, without setting and stopping a timer per request. A request
 // answered stays in the queue until it reaches the front (settled drops
@@ -39,8 +40,9 @@ var epoch = time.Now()
 // monotonic returns the monotonic clock's time since epoch, in nanoseconds.
 func monotonic() int64 { return int64(time.Since(epoch)) }
 
-// add queues the request with token, which times out r.timeout from now.
-func (e *expiring) add(r *replies, token uint64) {
+// add queues the request with token, which times out at at (monotonic),
+// r.timeout from when it was made.
+func (e *expiring) add(r *replies, token uint64, at int64) {
 	switch live := len(e.q) - e.head; {
 	case live > 64 && live > 2*len(r.waiting):
 		e.compact(r)
@@ -50,7 +52,7 @@ func (e *expiring) add(r *replies, token uint64) {
 		e.q = e.q[:copy(e.q, e.q[e.head:])]
 		e.head = 0
 	}
-	e.q = append(e.q, deadline{token: token, at: monotonic() + int64(r.timeout)})
+	e.q = append(e.q, deadline{token: token, at: at})
 	if !e.armed {
 		e.arm(r, r.timeout)
 	}

@@ -13,11 +13,11 @@ func TestExpiringQueueStaysShort(t *testing.T) {
 	stuck := make(chan answer, 1)
 	r.mu.Lock()
 	r.waiting[1] = stuck
-	r.exp.add(r, 1)
+	r.exp.add(r, 1, monotonic()+int64(r.timeout))
 	longest := 0
 	for token := uint64(2); token < 10_000; token++ {
 		r.waiting[token] = make(chan answer, 1)
-		r.exp.add(r, token)
+		r.exp.add(r, token, monotonic()+int64(r.timeout))
 		if token%3 == 1 { // a few in flight at once (2 to 4, 5 to 7, …)
 			for k := token - 2; k <= token; k++ {
 				delete(r.waiting, k)

@@ -62,6 +62,10 @@ var errReplySubscriptionEnded = errors.New("nats: the reply subscription ended")
 func (r *replies) request(ctx context.Context, msg *nats.Msg) (answer, error) {
 	ch := r.getChan()
 	_, hasDeadline := ctx.Deadline()
+	var at int64 // when a request without a deadline times out: the clock read outside the lock
+	if !hasDeadline {
+		at = monotonic() + int64(r.timeout)
+	}
 	r.mu.Lock()
 	if r.sub == nil {
 		if err := r.subscribe(); err != nil {
@@ -74,7 +78,7 @@ func (r *replies) request(ctx context.Context, msg *nats.Msg) (answer, error) {
 	token := r.next
 	r.waiting[token] = ch
 	if !hasDeadline {
-		r.exp.add(r, token)
+		r.exp.add(r, token, at)
 	}
 	var b [64]byte
 	msg.Reply = string(strconv.AppendUint(append(b[:0], r.prefix...), token, 36)) // one allocation
