@@ -186,15 +186,15 @@ func (m *Message) Attachment(id string) *Attachment {
 // memory. core.Serve calls it once a delivery is settled; the request-reply
 // bindings once the reply is written.
 func (m *Message) Close() error {
-	if m == nil {
+	if m == nil || m.pkg == nil {
 		return nil
 	}
 	var errs []error
-	for _, s := range m.spools {
+	for _, s := range m.pkg.spools {
 		if err := s.close(); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	m.spools = nil
+	m.pkg.spools = nil
 	return errors.Join(errs...)
 }

@@ -344,7 +344,8 @@ func (s *binarySpool) finish() (*Attachment, error) {
 	if s.spool != nil {
 		a.spool = s.spool
 		if s.msg != nil {
-			s.msg.spools = append(s.msg.spools, s.spool)
+			st := s.msg.pkgState()
+			st.spools = append(st.spools, s.spool)
 		}
 		return a, nil
 	}

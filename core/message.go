@@ -26,8 +26,7 @@ type Message struct {
 	Attachments []*Attachment
 	Packaging   Packaging // how m was read, how it is written
 
-	pkg    packageIDs   // the boundary and root Content-ID, fixed on first use
-	spools []*spoolFile // what Close releases
+	pkg *packageState // nil until m has package IDs or spool files (most messages never do)
 }
 
 // NewMessage returns a message of version v with the given body.

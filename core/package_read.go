@@ -221,7 +221,10 @@ func (pr *packageReader) envelope(root *Attachment, rootType string, params map[
 	if err := m.TakeAction(action, "the root part's action parameter"); err != nil {
 		return nil, err
 	}
-	m.Attachments, m.Packaging, m.spools = parts, packaging, pr.spools
+	m.Attachments, m.Packaging = parts, packaging
+	if len(pr.spools) > 0 {
+		m.pkgState().spools = pr.spools
+	}
 	if packaging == MTOM {
 		m.enableXOP()
 	}

@@ -49,14 +49,31 @@ const (
 // and Packaging Inline.
 var errInlineAttachments = errors.New("core: a message with attachments (other than Binary values, written inline) needs Packaging MTOM or SwA")
 
+// packageState is what a Message keeps of its MIME package besides its
+// fields: one pointer in Message, so that the messages without one (most)
+// do not carry room for it.
+type packageState struct {
+	ids    packageIDs   // the boundary and root Content-ID, fixed on first use
+	spools []*spoolFile // what Close releases
+}
+
 // packageIDs are a package's boundary and root Content-ID, chosen once per
 // Message so that ContentType and WriteTo agree.
 type packageIDs struct {
 	boundary, root string
 }
 
+// pkgState returns m's package state, made on first use.
+func (m *Message) pkgState() *packageState {
+	if m.pkg == nil {
+		m.pkg = new(packageState)
+	}
+	return m.pkg
+}
+
 func (m *Message) ids() *packageIDs {
-	if m.pkg.boundary == "" {
+	ids := &m.pkgState().ids
+	if ids.boundary == "" {
 		var b [12]byte
 		rand.Read(b[:])
 		const hex = "0123456789abcdef"
@@ -65,10 +82,10 @@ func (m *Message) ids() *packageIDs {
 		for _, c := range b {
 			out = append(out, hex[c>>4], hex[c&0x0f])
 		}
-		m.pkg.boundary = string(out)
-		m.pkg.root = "root." + NewContentID()
+		ids.boundary = string(out)
+		ids.root = "root." + NewContentID()
 	}
-	return &m.pkg
+	return ids
 }
 
 // ContentType returns the Content-Type a transport announces for m as
