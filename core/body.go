@@ -225,7 +225,15 @@ func (b Body) WriteTo(w io.Writer) (int64, error) {
 		// a stream body writing into the envelope's own writer: no second buffer
 		x := sw.x
 		start := x.written()
-		err := b.write(x, 0, "")
+		v, prefix := Version(0), ""
+		if b.src != nil && b.src.in != nil && x.body.prefix != "" && start == x.body.at {
+			// an inbound body copied before anything else into the
+			// envelope's Body: its children are the Body's, where the
+			// envelope's prefix is bound, so they do not declare it again
+			// (as when the body itself is the reply's)
+			v, prefix = x.body.v, x.body.prefix
+		}
+		err := b.write(x, v, prefix)
 		return x.written() - start, err
 	}
 	x := newXMLWriter(w)
@@ -304,6 +312,9 @@ func (b Body) write(x *xmlWriter, v Version, prefix string) error {
 		}
 	case s.stream != nil:
 		x.closeStart()
+		if prefix != "" { // the envelope's Body
+			x.body = bodyStart{at: x.written(), v: v, prefix: prefix}
+		}
 		sw := &streamWriter{x}
 		err := s.stream(sw)
 		sw.x = nil

@@ -30,6 +30,17 @@ type xmlWriter struct {
 	pooled  bool // from writeBufs, to go back there (release)
 	// ValueBody's plans (xmlvalue), kept with a recycled writer
 	eplans *xmlvalue.Cache
+	// where a stream body of the envelope's Body started (see Body.WriteTo)
+	body bodyStart
+}
+
+// bodyStart is where the children of an envelope's Body start, when a
+// stream body writes them: at (x.written()), in an envelope of version v
+// whose prefix is bound on the Envelope.
+type bodyStart struct {
+	at     int64
+	v      Version
+	prefix string
 }
 
 // plans returns the writer's plan cache, nil for a writer that is not

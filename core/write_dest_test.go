@@ -83,3 +83,60 @@ func TestWriteDestinations(t *testing.T) {
 func stripIDs(s string) string {
 	return regexp.MustCompile(`urn:uuid:[0-9a-f]{8}-[0-9a-f-]{27}`).ReplaceAllString(s, "urn:uuid:…")
 }
+
+// TestStreamCopyDeclaresOnce: a stream body that copies a request's body
+// before writing anything else writes the same bytes as the request's body
+// returned as the reply's: its children are the Body's, where the
+// envelope's prefix is bound, and do not declare it again (an echo over
+// NATS carried xmlns:soap twice). Copied below an element of the stream's
+// own, which may bind the prefix to something else, they declare it.
+func TestStreamCopyDeclaresOnce(t *testing.T) {
+	const enc = "http://schemas.xmlsoap.org/soap/encoding/"
+	for _, v := range versions {
+		body := `<t:op xmlns:t="urn:t" soap:encodingStyle="` + enc + `"><t:a>1</t:a></t:op><t:op2 xmlns:t="urn:t"/>`
+		in := `<soap:Envelope xmlns:soap="{ns}"><soap:Body>` + body + `</soap:Body></soap:Envelope>`
+		read := func() *core.Message {
+			m, err := core.ReadMessage(strings.NewReader(envOf(v, in)), core.Limits{})
+			require.NoError(t, err)
+			return m
+		}
+		write := func(m *core.Message) string {
+			var b bytes.Buffer
+			_, err := m.WriteTo(&b)
+			require.NoError(t, err)
+			return b.String()
+		}
+		name := xml.Name{Space: "urn:t", Local: "op"}
+
+		req := read()
+		echoed := write(req.Reply(req.Body()))
+		assert.Equal(t, 1, strings.Count(echoed, `xmlns:soap=`), echoed)
+		req = read()
+		streamed := write(req.Reply(core.StreamBody(name, func(w io.Writer) error {
+			_, err := req.Body().WriteTo(w)
+			return err
+		})))
+		assert.Equal(t, echoed, streamed, "SOAP %s: a stream copying the body first", v)
+
+		// below an element of the stream's own that binds soap elsewhere
+		req = read()
+		wrapped := write(req.Reply(core.StreamBody(name, func(w io.Writer) error {
+			if _, err := io.WriteString(w, `<w:wrap xmlns:w="urn:w" xmlns:soap="urn:other">`); err != nil {
+				return err
+			}
+			if _, err := req.Body().WriteTo(w); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, `</w:wrap>`)
+			return err
+		})))
+		var got struct {
+			Op struct {
+				Enc xml.Attr `xml:",any,attr"`
+			} `xml:"Body>wrap>op"`
+		}
+		require.NoError(t, xml.Unmarshal([]byte(wrapped), &got), wrapped)
+		assert.Equal(t, xml.Attr{Name: xml.Name{Space: v.Namespace(), Local: "encodingStyle"}, Value: enc}, got.Op.Enc,
+			"SOAP %s: the copy below the wrapper declares the envelope's prefix: %s", v, wrapped)
+	}
+}
