@@ -25,6 +25,7 @@ func TestCommittedUpToDate(t *testing.T) {
 		{"../internal/interop/testdata/contracts/calc-encoded.wsdl", "../internal/interop/gencalc/encoded"},
 		{"../examples/contract-first/orders.wsdl", "../examples/contract-first/orders"},
 		{"../internal/interop/testdata/contracts/calc-headers.wsdl", "../internal/interop/gencalc/headers"},
+		{"../bench/gencodec/echo.wsdl", "../bench/internal/echows"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			ct, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS(filepath.Dir(tc.wsdl))), filepath.Base(tc.wsdl))
