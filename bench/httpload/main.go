@@ -24,6 +24,18 @@
 //   - soapwire-stream: the same without decoding into a struct: the reply
 //     streams the request's body element back as it is read.
 //
+//   - soapwire-gen: the server soapwire gen generated from the echo
+//     contract (bench/gencodec/echo.wsdl, package bench/internal/echows)
+//     around an implementation of its interface: the request read and
+//     checked by the generated codec, the reply written by it.
+//
+//   - soapwire-rpc: a core/rpc Service with the echoString operation
+//     registered from a Go func (code-first).
+//
+// -servers chooses which run (net-http, the baseline, always does); the
+// report gives each one's requests per second and server CPU per request
+// against net/http's, as medians of per-round ratios.
+//
 // Rounds run every server in turn, in an order that rotates and reverses
 // from round to round, so a change in the machine's load hits all alike;
 // the figures are medians over rounds, and each ratio the median of the
@@ -35,6 +47,7 @@
 // build's: two versions of a change measured side by side.
 //
 //	go run ./bench/httpload -rounds 10 -duration 3s
+//	go run ./bench/httpload -servers soapwire-gen,soapwire-rpc,soapwire -rounds 10 -duration 3s
 //	go run ./bench/httpload -rounds 12 -duration 2s -vs /tmp/httpload-other
 package main
 
@@ -62,8 +75,10 @@ import (
 	"time"
 
 	"github.com/soapwire/soapwire/bench/internal/child"
+	"github.com/soapwire/soapwire/bench/internal/echows"
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/rpc"
 )
 
 const echoNS = "urn:soapwire:bench"
@@ -77,7 +92,8 @@ const serveEnv = "HTTPLOAD_SERVE"
 const profileEnv = "HTTPLOAD_CPUPROFILE"
 
 func main() {
-	serveKind := flag.String("serve", "", "internal: serve this kind (soapwire, soapwire-value, soapwire-stream or net-http) and print the address")
+	serveKind := flag.String("serve", "", "internal: serve this kind (one of -servers' names) and print the address")
+	servers := flag.String("servers", strings.Join(allKinds, ","), "the servers to run, comma-separated (net-http, the baseline, runs in any case)")
 	rounds := flag.Int("rounds", 10, "rounds per server, alternating")
 	duration := flag.Duration("duration", 3*time.Second, "length of each round")
 	warmup := flag.Duration("warmup", time.Second, "load before the first measured round of each server")
@@ -97,9 +113,39 @@ func main() {
 		}
 		return
 	}
-	if err := run(os.Stdout, *rounds, *duration, *warmup, *inflight, *vs); err != nil {
+	kinds, err := chooseKinds(*servers)
+	if err != nil {
 		log.Fatal(err)
 	}
+	if err := run(os.Stdout, kinds, *rounds, *duration, *warmup, *inflight, *vs); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// allKinds are the servers httpload knows, net-http (the baseline) last.
+var allKinds = []string{"soapwire", "soapwire-value", "soapwire-stream", "soapwire-gen", "soapwire-rpc", "net-http"}
+
+// chooseKinds returns the servers a -servers list names, in allKinds'
+// order, net-http last.
+func chooseKinds(list string) ([]string, error) {
+	want := map[string]bool{"net-http": true}
+	for _, k := range strings.Split(list, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if !slices.Contains(allKinds, k) {
+			return nil, fmt.Errorf("-servers: unknown server %q (known: %s)", k, strings.Join(allKinds, ", "))
+		}
+		want[k] = true
+	}
+	var kinds []string
+	for _, k := range allKinds {
+		if want[k] {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds, nil
 }
 
 // request is the 1 KiB SOAP 1.1 echoString envelope every client sends.
@@ -172,6 +218,20 @@ func handler(kind string) (http.Handler, error) {
 			})), nil
 		})
 		return soaphttp.NewHandler(echo), nil
+	case "soapwire-gen":
+		return soaphttp.NewHandler(echows.NewEchoPortTypeServer(genEcho{})), nil
+	case "soapwire-rpc":
+		type echoRequest struct {
+			Message string `xml:"message"`
+		}
+		type echoResponse struct {
+			Return string `xml:"return"`
+		}
+		svc := rpc.NewService(echoNS, "Echo")
+		rpc.Register(svc, "echoString", func(_ context.Context, r *echoRequest) (*echoResponse, error) {
+			return &echoResponse{Return: r.Message}, nil
+		})
+		return soaphttp.NewHandler(svc), nil
 	case "net-http":
 		reply := fixedReply()
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -185,6 +245,17 @@ func handler(kind string) (http.Handler, error) {
 		}), nil
 	}
 	return nil, fmt.Errorf("unknown server kind %q", kind)
+}
+
+// genEcho implements the generated echo contract's interface.
+type genEcho struct{}
+
+func (genEcho) EchoString(_ context.Context, in *echows.EchoString) (*echows.EchoStringResponse, error) {
+	return &echows.EchoStringResponse{Return: in.Message}, nil
+}
+
+func (genEcho) EchoOrder(_ context.Context, in *echows.EchoOrder) (*echows.EchoOrderResponse, error) {
+	return &echows.EchoOrderResponse{Return: in.Order}, nil
 }
 
 // serve runs a server of kind on a loopback port, prints its address and
@@ -354,8 +425,9 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int, vs string) error {
-	kinds := []string{"soapwire", "soapwire-value", "soapwire-stream", "net-http"}
+// run measures the servers kinds (net-http, the baseline, last).
+func run(out io.Writer, kinds []string, rounds int, d, warmup time.Duration, inflight int, vs string) error {
+	kinds = slices.Clone(kinds)
 	base := len(kinds) - 1 // net-http, the baseline
 	children := make([]*server, len(kinds))
 	for i, k := range kinds {
@@ -412,8 +484,8 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int, vs st
 		}
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| server | req/s (median) | server CPU µs/req | client CPU µs/req | req/s vs net/http |")
-	fmt.Fprintln(out, "| --- | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(out, "| server | req/s (median) | server CPU µs/req | client CPU µs/req | req/s vs net/http | server CPU vs net/http |")
+	fmt.Fprintln(out, "| --- | ---: | ---: | ---: | ---: | ---: |")
 	for i, k := range kinds {
 		var rps, srv, cli []float64
 		for _, res := range results[i] {
@@ -421,15 +493,17 @@ func run(out io.Writer, rounds int, d, warmup time.Duration, inflight int, vs st
 			srv = append(srv, res.serverPerReq())
 			cli = append(cli, res.clientPerReq())
 		}
-		ratio := "1.00x"
+		ratio, cpuRatio := "1.00x", "1.00x"
 		if i != base {
-			var ratios []float64
+			var ratios, cpuRatios []float64
 			for r := range rounds {
 				ratios = append(ratios, results[i][r].rps()/results[base][r].rps())
+				cpuRatios = append(cpuRatios, results[i][r].serverPerReq()/results[base][r].serverPerReq())
 			}
 			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", median(ratios))
+			cpuRatio = fmt.Sprintf("**%.2fx** (%.2f–%.2f)", median(cpuRatios), slices.Min(cpuRatios), slices.Max(cpuRatios))
 		}
-		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s |\n", k, median(rps), median(srv), median(cli), ratio)
+		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s | %s |\n", k, median(rps), median(srv), median(cli), ratio, cpuRatio)
 	}
 	if vs != "" {
 		fmt.Fprintln(out)

@@ -28,12 +28,12 @@ func TestMain(m *testing.M) {
 // the 1 KiB request, and the report has a row for each.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4, ""))
+	require.NoError(t, run(&out, allKinds, 2, 100*time.Millisecond, 50*time.Millisecond, 4, ""))
 	report := out.String()
-	for _, row := range []string{"| soapwire |", "| soapwire-value |", "| soapwire-stream |", "| net-http |"} {
+	for _, row := range []string{"| soapwire |", "| soapwire-value |", "| soapwire-stream |", "| soapwire-gen |", "| soapwire-rpc |", "| net-http |"} {
 		assert.Contains(t, report, row)
 	}
-	assert.Equal(t, 8, strings.Count(report, "\nround "), "2 rounds of 4 servers:\n%s", report)
+	assert.Equal(t, 12, strings.Count(report, "\nround "), "2 rounds of 6 servers:\n%s", report)
 }
 
 // TestRunVs runs the soapwire servers of another build beside this one's
@@ -41,13 +41,28 @@ func TestRun(t *testing.T) {
 // this build's.
 func TestRunVs(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out, 2, 100*time.Millisecond, 50*time.Millisecond, 4, os.Args[0]))
+	kinds, err := chooseKinds("soapwire,soapwire-gen")
+	require.NoError(t, err)
+	require.NoError(t, run(&out, kinds, 2, 100*time.Millisecond, 50*time.Millisecond, 4, os.Args[0]))
 	report := out.String()
-	for _, row := range []string{"| soapwire@vs |", "| soapwire-value@vs |", "| soapwire-stream@vs |"} {
+	for _, row := range []string{"| soapwire@vs |", "| soapwire-gen@vs |"} {
 		assert.Contains(t, report, row)
 	}
-	assert.Equal(t, 14, strings.Count(report, "\nround "), "2 rounds of 7 servers:\n%s", report)
+	assert.Equal(t, 10, strings.Count(report, "\nround "), "2 rounds of 5 servers:\n%s", report)
 	assert.Contains(t, report, "| the other build (-vs) against this one |")
+}
+
+// TestChooseKinds: -servers names servers in any order; they run in a
+// fixed order with the baseline last; an unknown name is refused.
+func TestChooseKinds(t *testing.T) {
+	kinds, err := chooseKinds("soapwire-rpc, soapwire-gen")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"soapwire-gen", "soapwire-rpc", "net-http"}, kinds)
+	kinds, err = chooseKinds("")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"net-http"}, kinds)
+	_, err = chooseKinds("soapwire,gsoap")
+	assert.ErrorContains(t, err, `unknown server "gsoap"`)
 }
 
 func TestRequestIs1KiB(t *testing.T) {
