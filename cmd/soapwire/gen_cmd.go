@@ -98,7 +98,7 @@ func runGen(ctx context.Context, c *cli, args []string) int {
 	loader := contractLoader(src, *fetch, httpSettings{user: *user, password: os.Getenv(envHTTPPassword)})
 	ct, err := wsdl.Load(ctx, loader, src, opts...)
 	if err != nil {
-		return c.contractError(redactURL(src), err)
+		return c.contractError("gen", redactURL(src), err)
 	}
 	var gopts []gen.Option
 	if name != "" {

@@ -82,7 +82,7 @@ func runWSDL(ctx context.Context, c *cli, args []string) int {
 	loader := contractLoader(src, *fetch, httpSettings{user: *user, password: os.Getenv(envHTTPPassword)})
 	ct, err := wsdl.Load(ctx, loader, src, opts...)
 	if err != nil {
-		return c.contractError(redactURL(src), err)
+		return c.contractError("wsdl", redactURL(src), err)
 	}
 	if err := ct.Describe(c.stdout); err != nil {
 		return c.fail("wsdl", err)
@@ -92,13 +92,13 @@ func runWSDL(ctx context.Context, c *cli, args []string) int {
 
 // contractError reports a contract that cannot be read: every problem on
 // a line of its own.
-func (c *cli) contractError(src string, err error) int {
+func (c *cli) contractError(cmd, src string, err error) int {
 	var xe *xsd.Error
 	if !errors.As(err, &xe) {
-		fmt.Fprintf(c.stderr, "soapwire wsdl: %s: %s\n", src, strings.TrimPrefix(err.Error(), "wsdl: "))
+		fmt.Fprintf(c.stderr, "soapwire %s: %s: %s\n", cmd, src, strings.TrimPrefix(err.Error(), "wsdl: "))
 		return exitFailure
 	}
-	fmt.Fprintf(c.stderr, "soapwire wsdl: %s: the contract cannot be read (%d problems):\n", src, len(xe.Problems))
+	fmt.Fprintf(c.stderr, "soapwire %s: %s: the contract cannot be read (%d problems):\n", cmd, src, len(xe.Problems))
 	for _, p := range xe.Problems {
 		fmt.Fprintf(c.stderr, "  %s\n", p)
 	}
