@@ -20,6 +20,7 @@ import (
 func TestCommittedUpToDate(t *testing.T) {
 	for _, tc := range []struct{ wsdl, dir string }{
 		{"testdata/kitchen.wsdl", "internal/kitchen"},
+		{"testdata/events.wsdl", "internal/events"},
 		{"../internal/interop/testdata/contracts/calc-qualified.wsdl", "../internal/interop/gencalc/qualified"},
 		{"../internal/interop/testdata/contracts/calc-bare.wsdl", "../internal/interop/gencalc/bare"},
 		{"../internal/interop/testdata/contracts/calc-encoded.wsdl", "../internal/interop/gencalc/encoded"},

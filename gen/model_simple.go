@@ -80,7 +80,7 @@ func (m *model) simpleRep(t *xsd.SimpleType, ctx string) *rep {
 	r.typeName = encodedTypeName(t)
 	r.simple = m.simpleVar(t, ctx)
 	if name != "" {
-		gs := &goSimple{name: name, t: t, under: under, doc: t.Documentation()}
+		gs := &goSimple{name: name, t: t, under: under, doc: typeDoc(t.Documentation(), t.Context)}
 		gs.alias = !under.definable()
 		r.goType = name
 		r.named = gs

@@ -78,7 +78,7 @@ func (m *model) structOf(ct *xsd.ComplexType, ctx string) *goStruct {
 		name = m.names.name(name)
 		m.typeNames[ct] = name
 	}
-	st := &goStruct{name: name, ct: ct, doc: ct.Documentation(),
+	st := &goStruct{name: name, ct: ct, doc: typeDoc(ct.Documentation(), ct.Context),
 		elems: map[xml.Name]*field{}, attrs: map[xml.Name]*field{}, names: newNamer(reservedFields...)}
 	st.names.reserve(name)
 	m.structs[ct] = st
@@ -330,4 +330,20 @@ func (m *model) arrayItemRep(ct *xsd.ComplexType, name string) *rep {
 		return &rep{goType: "xsd.RawXML", kind: repRaw}
 	}
 	return m.typeRep(a.ItemType, name+"Item", true)
+}
+
+// typeDoc is a type's documentation: its own, or for an anonymous type
+// without any, that of the element or attribute it is written in (a
+// global element's annotation documents its anonymous type).
+func typeDoc(doc string, ctx xsd.Component) string {
+	if doc != "" {
+		return doc
+	}
+	switch c := ctx.(type) {
+	case *xsd.Element:
+		return c.Documentation()
+	case *xsd.Attribute:
+		return c.Documentation()
+	}
+	return ""
 }

@@ -79,6 +79,8 @@ func (v SKU) Validate() error {
 }
 
 // Account is the type of the element {urn:example:orders}Account.
+//
+// Who is asking: a SOAP header on every request.
 type Account struct {
 	CustomerId string `xml:"urn:example:orders customerId"`
 }
@@ -103,6 +105,8 @@ type Line struct {
 }
 
 // OrderFault is the type of the element {urn:example:orders}OrderFault.
+//
+// Why the shop refused a request.
 type OrderFault struct {
 	Code    OrderFaultCode `xml:"urn:example:orders code"`
 	Sku     *string        `xml:"urn:example:orders sku"`
