@@ -78,7 +78,8 @@ type eventsClient interface {
 // the contract does not have or allow with a Sender fault naming it,
 // answers an implementation's own error with a Receiver fault that does
 // not show it, and serves the contract's WSDL with the address it is
-// reached at.
+// reached at. A client's version (wsdl.WithVersion) and a call's action
+// (wsdl.WithAction) override the contract's.
 func TestGeneratedServer(t *testing.T) {
 	impl := &eventsImpl{}
 	srv := events.NewEventsServer(impl)
@@ -104,6 +105,23 @@ func TestGeneratedServer(t *testing.T) {
 		assert.NotContains(t, f.Reason, "hunter2", "an implementation's error is not shown to the client")
 	}
 	assert.Equal(t, []string{"ping 41", "setLow 5", "setHigh 5", "setHigh -1", "ping 41", "setLow 5", "setHigh 5", "setHigh -1"}, impl.calls())
+
+	// the contract's version and action, overridden: a 1.1 port's client
+	// sending SOAP 1.2 is served by the 1.2 binding, and SetLow sent with
+	// setHigh's action is setHigh
+	var versions []core.Version
+	seen := coretest.NewPipe(coretest.WithHandler(core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+		versions = append(versions, m.Version())
+		return srv.ServeSOAP(ctx, m)
+	})))
+	v := int32(7)
+	ack, err := events.NewEventsSoapClient(seen, wsdl.WithVersion(core.V12)).SetLow(ctx, &v, wsdl.WithAction("urn:events#setHigh"))
+	require.NoError(t, err)
+	assert.Equal(t, "high 7", *ack)
+	_, err = events.NewEventsSoapClient(seen).SetLow(ctx, &v)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"setHigh 7", "setLow 7"}, impl.calls()[8:])
+	assert.Equal(t, []core.Version{core.V12, core.V11}, versions)
 
 	// requests written by hand: what the contract does not have or allow
 	for _, tc := range []struct {
