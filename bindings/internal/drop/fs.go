@@ -45,6 +45,16 @@ type FS interface {
 	Mkdir(ctx context.Context, p string) error
 }
 
+// SizeExpecter is an optional interface of the reader FS.Open returns:
+// before the first read, the engine tells it the size the listing gave (a
+// hint: the file may have changed since). The first read then has room
+// for more than that size, and the reader may ask for the file and for
+// what follows it at once (SFTP: one round trip instead of two); what it
+// returns must be what reading from the start would return.
+type SizeExpecter interface {
+	ExpectSize(n int64)
+}
+
 // Entry is a file or folder in a listing.
 type Entry struct {
 	Name    string

@@ -177,3 +177,64 @@ func TestDownloadAsksForListedSize(t *testing.T) {
 	require.Len(t, asks, 2, "reads asked: %v", asks)
 	assert.Greater(t, asks[0], len(data), "the first read has room for the whole file and its end")
 }
+
+// endsAtOnce is a download that returns the file's last bytes with io.EOF
+// (as pkg/sftp's File.Read does when its read runs into the end), counts
+// the reads asked, and records the size the engine said to expect.
+type endsAtOnce struct {
+	data   []byte
+	off    int
+	asks   int
+	expect int64
+}
+
+func (r *endsAtOnce) ExpectSize(n int64) { r.expect = n }
+
+func (r *endsAtOnce) Read(b []byte) (int, error) {
+	r.asks++
+	n := copy(b, r.data[r.off:])
+	r.off += n
+	if r.off == len(r.data) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (r *endsAtOnce) Close() error { return nil }
+
+// TestDownloadEndReadOnce: a download whose read brought the file's end
+// (data and io.EOF together) is not read again: one read for a file that
+// fits its room (before, the end was asked for a second time: over SFTP
+// three READs, now two); the reader is told the listed size first
+// (drop.SizeExpecter); a file larger than the first read's room is read
+// to its end.
+func TestDownloadEndReadOnce(t *testing.T) {
+	for _, c := range []struct {
+		size  int
+		spool int64 // Config.SpoolMemory
+		asks  int   // 0: more than one
+	}{{1000, 0, 1}, {8000, 0, 1}, {8000, 4096, 0}} {
+		f := newFakeFS()
+		data := envelope(t, "urn:end", strings.Repeat("x", c.size))
+		var mu sync.Mutex
+		var r *endsAtOnce
+		f.openHook = func(ctx context.Context, p string) io.ReadCloser {
+			mu.Lock()
+			defer mu.Unlock()
+			r = &endsAtOnce{data: data}
+			return r
+		}
+		p, _ := newPoller(t, f, drop.Config{SpoolMemory: c.spool})
+		f.put("/ep/inbox/end.xml", data)
+		assert.Equal(t, "urn:end", receiveID(t, p))
+		mu.Lock()
+		assert.Equal(t, int64(len(data)), r.expect, "the listed size, told before the first read")
+		assert.Equal(t, len(data), r.off, "read to its end")
+		if c.asks > 0 {
+			assert.Equal(t, c.asks, r.asks, "one read brings the file and its end")
+		} else {
+			assert.Greater(t, r.asks, 1)
+		}
+		mu.Unlock()
+	}
+}

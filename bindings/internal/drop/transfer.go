@@ -130,6 +130,9 @@ func (p *Poller) download(ctx context.Context, d *delivery, size int64) (*spool,
 	rc, err := p.fs.Open(tctx, d.workPath())
 	d.mu.Unlock()
 	if err == nil {
+		if s, ok := rc.(SizeExpecter); ok && size > 0 {
+			s.ExpectSize(size)
+		}
 		var sp *spool
 		sp, err = fill(&watched{r: rc, dog: dog, every: stall}, size, p.max, p.cfg.SpoolMemory, p.cfg.SpoolDir)
 		cerr := rc.Close()
@@ -150,18 +153,24 @@ func (p *Poller) download(ctx context.Context, d *delivery, size int64) (*spool,
 }
 
 // watched is a download's reader: every read that brings data puts the
-// stall limit off again.
+// stall limit off again. Once the file's end was read, it is not asked
+// for again (over SFTP each read is a round trip).
 type watched struct {
 	r     io.Reader
 	dog   *time.Timer
 	every time.Duration
+	eof   bool
 }
 
 func (w *watched) Read(b []byte) (int, error) {
+	if w.eof {
+		return 0, io.EOF
+	}
 	n, err := w.r.Read(b)
 	if n > 0 {
 		w.dog.Reset(w.every)
 	}
+	w.eof = err == io.EOF
 	return n, err
 }
 
