@@ -155,6 +155,10 @@ func (s *objects) store(ctx context.Context, bucket string) (jetstream.ObjectSto
 type object struct {
 	st   jetstream.ObjectStore
 	name string
+	// of an object fetched: its size (checked against the limits) and the
+	// Content-Type of the part it stands for
+	size int64
+	typ  string
 }
 
 // deleteObjects deletes objs (best effort: a failure is logged by the
@@ -245,8 +249,8 @@ func (s *objects) fetch(ctx context.Context, m *core.Message, payload int, lim c
 	total := int64(payload)
 	var objs []object
 	for i, a := range m.Attachments {
-		mt, params, err := mime.ParseMediaType(a.Type)
-		if err != nil || !strings.EqualFold(mt, MediaTypeExternalBody) || !strings.EqualFold(params["access-type"], AccessTypeNATSObject) {
+		params, ok := objectRef(a.Type)
+		if !ok {
 			continue
 		}
 		bucket, name := params["bucket"], params["name"]
@@ -283,9 +287,19 @@ func (s *objects) fetch(ctx context.Context, m *core.Message, payload int, lim c
 		part.ID = a.ID
 		part.Header = a.Header
 		m.Attachments[i] = part
-		objs = append(objs, object{st: st, name: name})
+		objs = append(objs, object{st: st, name: name, size: size, typ: typ})
 	}
 	return objs, nil
+}
+
+// objectRef reports whether a part of Content-Type ct stands for an object
+// (message/external-body; access-type=x-nats-object), with ct's parameters.
+func objectRef(ct string) (map[string]string, bool) {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || !strings.EqualFold(mt, MediaTypeExternalBody) || !strings.EqualFold(params["access-type"], AccessTypeNATSObject) {
+		return nil, false
+	}
+	return params, true
 }
 
 // externalType is the Content-Type an external-body part's body (the

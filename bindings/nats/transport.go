@@ -149,8 +149,11 @@ func (t *Transport) reply(ctx context.Context, subject string, resp answer, sent
 	}
 	r, f := resp.m, resp.f
 	if f == nil {
-		// a reply's objects are left to the bucket's TTL (see WithObjectStore)
-		_, f = t.objs.fetch(ctx, r, len(resp.msg.Data), t.o.limits)
+		var objs []object
+		objs, f = t.objs.fetch(ctx, r, len(resp.msg.Data), t.o.limits)
+		if f == nil && len(objs) > 0 {
+			r, f = t.localReply(ctx, subject, resp.msg, r, objs)
+		}
 	}
 	if f != nil {
 		if r != nil {
@@ -162,6 +165,7 @@ func (t *Transport) reply(ctx context.Context, subject string, resp answer, sent
 		return nil, fmt.Errorf("%w from %s: %w", ErrBadReply, subject, err)
 	}
 	if rf := r.Fault(); rf != nil {
+		r.Close() // the fault is read: its parts, if any, are of no use
 		return nil, rf
 	}
 	if r.Meta == nil {
