@@ -72,7 +72,8 @@
 // ErrTooLarge, unless WithObjectStore puts its large parts into a JetStream
 // object store bucket, sending message/external-body parts (access-type
 // x-nats-object) in their place, which readers given the bucket fetch back
-// and delete once the message is settled.
+// and delete once the message is settled (a Transport's reply: before
+// RoundTrip returns, its parts read into the reply).
 //
 // Addresses, headers, fault subcodes, dead letters and the settings that
 // matter in production are described in docs/bindings/nats.md.

@@ -63,10 +63,14 @@ type ObjectStoreOption interface {
 // reader's Limits: MaxPartBytes each, MaxPackageBytes with the payload);
 // the reader deletes them once the message is settled: after a
 // Subscription's reply (or fault) is sent, when a Receiver's delivery is
-// Acked. A delivery dead-lettered keeps its objects (the dead letter
-// names them), and so does a reply read by a Transport (its caller may
-// read the parts after RoundTrip returns): give the bucket a TTL
-// (ObjectStoreConfig.TTL) to clear what no one consumed. A part naming
+// Acked. A Transport reads a reply's objects into the reply before
+// RoundTrip returns (its parts held as any package's: in memory up to
+// Limits.SpoolThreshold, in a spool file beyond it) and deletes them
+// then. A delivery dead-lettered keeps its objects (the dead letter
+// names them): a Receiver given the bucket that reads the dead-letter
+// stream deletes them on its Ack; give the bucket a TTL
+// (ObjectStoreConfig.TTL) to clear what no one consumed. A failed delete
+// is logged (Warn) and fails nothing. A part naming
 // a bucket the reader was not given (each WithObjectStore adds one) is
 // refused with a Sender fault, as is one naming an object that is not
 // there. The threshold is ignored on readers.

@@ -3,6 +3,7 @@ package nats_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"testing"
 
@@ -125,4 +126,44 @@ func TestObjectStoreTransportDeleteFails(t *testing.T) {
 	assert.Contains(t, logs.String(), "deleting a reply's objects failed")
 	assert.Contains(t, logs.String(), "subject=sealed")
 	assert.Equal(t, []string{"kept"}, objectNames(t, st), "the delete failed")
+}
+
+// TestObjectStoreDeadLetterKeepsObjects: a message dead-lettered keeps its
+// objects (the dead letter names them); a Receiver given the bucket that
+// reads the dead-letter stream reads the part from the object, and its Ack
+// deletes it, as any Receiver's does.
+func TestObjectStoreDeadLetterKeepsObjects(t *testing.T) {
+	s := startServer(t, soapnats.WithMaxPayload(1<<20))
+	nc := connect(t, s)
+	createStream(t, nc, "ORDERS", false, "orders.>")
+	createStream(t, nc, "DEAD", false, "soapwire.dead.>")
+	createStream(t, nc, "DEAD2", false, "dead2.>")
+	st := createBucket(t, nc, "PARTS")
+	pub, err := soapnats.NewPublisher(nc, "nats:orders.1?stream=ORDERS", soapnats.WithObjectStore("PARTS", 1<<10))
+	require.NoError(t, err)
+	data := bytes.Repeat([]byte{3, 1, 4, 1, 5, 9, 2, 6}, 2<<17) // 2 MiB
+	m := core.NewMessage(core.V11, core.RawBody(body("order", "o-1")))
+	m.Packaging = core.SwA
+	m.Attachments = append(m.Attachments, core.BytesAttachment("image/tiff", data))
+	require.NoError(t, pub.Send(t.Context(), m))
+	require.Len(t, objectNames(t, st), 1)
+
+	r := newReceiver(t, nc, "nats:orders.1?stream=ORDERS", "orders", soapnats.WithObjectStore("PARTS", 0), soapnats.WithMaxDeliveries(1))
+	d, err := r.Receive(testCtx(t))
+	require.NoError(t, err)
+	require.NoError(t, d.Nack(t.Context(), errors.New("no stock")))
+	d.Message().Close()
+	assert.Len(t, objectNames(t, st), 1, "the dead letter names it: kept")
+
+	dr := newReceiver(t, nc, "nats:soapwire.dead.orders?stream=DEAD", "deadletters", soapnats.WithObjectStore("PARTS", 0), soapnats.WithDeadLetter("dead2.deadletters"))
+	dd, err := dr.Receive(testCtx(t))
+	require.NoError(t, err)
+	dm := dd.Message()
+	defer dm.Close()
+	require.Len(t, dm.Attachments, 1)
+	assert.Equal(t, "image/tiff", dm.Attachments[0].Type)
+	assert.Equal(t, data, readPart(t, dm.Attachments[0]))
+	assert.Len(t, objectNames(t, st), 1, "kept until the dead letter is settled")
+	require.NoError(t, dd.Ack(t.Context()))
+	assert.Empty(t, objectNames(t, st), "the dead letter's Ack deletes it")
 }

@@ -97,6 +97,11 @@ func (t *Transport) target(a Address) string {
 //     (context.DeadlineExceeded or context.Canceled);
 //   - a message over the server's max payload: ErrTooLarge, not sent.
 //
+// A reply whose parts travelled through the object store (WithObjectStore)
+// is read whole before RoundTrip returns, its objects read within ctx (or
+// WithTimeout) into the reply's own parts and deleted from the bucket.
+// Close a reply with attachments when done: that removes its spool file.
+//
 // Read a reply's body to its end, or Discard it, when done: until then it
 // holds a pooled tokenizer, which otherwise becomes garbage with it.
 func (t *Transport) RoundTrip(ctx context.Context, m *core.Message) (*core.Message, error) {
