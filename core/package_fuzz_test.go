@@ -24,6 +24,9 @@ func FuzzReadPackage(f *testing.F) {
 	f.Add("multipart/related; boundary=B", []byte(pkPackage(pkPart{"Content-Type: text/xml\r\n", env},
 		pkPart{"Content-Transfer-Encoding: base64\r\nContent-ID: <a@x>\r\n", "UE5H"},
 		pkPart{"Content-Transfer-Encoding: quoted-printable\r\n", "a=3Db"})))
+	f.Add("multipart/related; boundary=B", []byte(pkPackage(pkPart{"Content-Type: text/xml\r\n", env},
+		pkPart{"Content-Transfer-Encoding: base64\r\nContent-ID: <a@x>\r\n", "UE5H\r\n UE5H\tUE\n4="},
+		pkPart{"Content-Transfer-Encoding: base64\r\nContent-ID: <b@x>\r\n", "UE5H!UE5H"})))
 	f.Add("multipart/related; boundary=B", []byte("--B\r\nContent-Type: text/xml\r\n\r\n"+env))
 	f.Add("multipart/related; boundary=B", []byte("preamble\r\n--B\r\n\r\n"+env+"\r\n--B--\r\nepilogue"))
 	f.Add("text/xml", []byte(env))

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +36,9 @@ import (
 // root): crossing a bound is a Sender fault with ErrTooLarge (a size) or
 // ErrLimit (a count, a header) in its chain; a package that is not well
 // formed (no boundary, never closed, cut off, no root, two parts with one
-// Content-ID, an unknown transfer encoding) is a Sender fault with
+// Content-ID, a header field name that is not a token, an unknown transfer
+// encoding, broken base64: white space in it is not data, RFC 2045 §6.8,
+// any other character outside the alphabet is refused) is a Sender fault with
 // ErrMalformed in its chain. A part that is itself multipart is bytes like
 // any other: packages are not parsed recursively.
 //
@@ -109,6 +110,11 @@ func (pr *packageReader) read(boundary string, params map[string]string) (*Messa
 		}
 		hsize := 0
 		for k, vs := range p.Header {
+			if checkHeaderName(k) != nil {
+				// net/textproto takes names with spaces in them: a header
+				// that no part could be written with again
+				return nil, malformed("part %d: the header field name %q is not a token", n, k)
+			}
 			for _, v := range vs {
 				hsize += len(k) + len(v) + 4
 			}
@@ -237,7 +243,7 @@ func transferDecoder(p *multipart.Part) (io.Reader, error) {
 	case "", "binary", "8bit", "7bit":
 		return p, nil
 	case "base64":
-		return base64.NewDecoder(base64.StdEncoding, p), nil
+		return base64Part(p), nil
 	case "quoted-printable":
 		return quotedprintable.NewReader(p), nil
 	default:
@@ -338,6 +344,8 @@ func (r readOnly) Read(p []byte) (int, error) { return r.r.Read(p) }
 func (pr *packageReader) fail(err error, format string, args ...any) *Fault {
 	where := fmt.Sprintf(format, args...)
 	switch {
+	case errors.Is(err, errPartBase64):
+		return malformed("%s: %v", where, err)
 	case pr.src.err != nil && errors.Is(pr.src.err, ErrTooLarge):
 		return &Fault{Code: CodeSender, Reason: fmt.Sprintf("the package is larger than %d bytes", pr.lim.MaxPackageBytes), Cause: ErrTooLarge}
 	case pr.src.err != nil:

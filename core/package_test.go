@@ -312,6 +312,7 @@ func TestReadPackageRefusals(t *testing.T) {
 		{"start names no part", `multipart/related; boundary=B; start="<other@x>"`, pkPackage(root), core.ErrMalformed},
 		{"two parts one id", `multipart/related; boundary=B`, pkPackage(root, pkPart{"Content-ID: <r@x>\r\n", "x"}), core.ErrMalformed},
 		{"unknown transfer encoding", `multipart/related; boundary=B`, pkPackage(root, pkPart{"Content-Transfer-Encoding: x-uu\r\n", "x"}), core.ErrMalformed},
+		{"header name with a space", `multipart/related; boundary=B`, pkPackage(root, pkPart{"X Y: z\r\n", "x"}), core.ErrMalformed},
 		{"bad base64", `multipart/related; boundary=B`, pkPackage(root, pkPart{"Content-Transfer-Encoding: base64\r\n", "!!!"}), core.ErrMalformed},
 		{"root not SOAP", `multipart/related; boundary=B`, pkPackage(pkPart{"Content-Type: image/png\r\n", env}), core.ErrMalformed},
 		{"root not XML", `multipart/related; boundary=B`, pkPackage(pkPart{"Content-Type: text/xml\r\n", "hello"}), core.ErrNotEnvelope},

@@ -203,7 +203,7 @@ func TestAttachmentMalformedParked(t *testing.T) {
 		reasons = append(reasons, f.Reason)
 	}
 	all := strings.Join(reasons, "\n")
-	for _, want := range []string{"never closed", "without a boundary", "not a SOAP envelope", "larger than 2000 bytes", "illegal base64"} {
+	for _, want := range []string{"never closed", "without a boundary", "not a SOAP envelope", "larger than 2000 bytes", "broken base64"} {
 		assert.Contains(t, all, want)
 	}
 	assert.Equal(t, len(mails), logs.count("not a SOAP mail; parked"))
