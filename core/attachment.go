@@ -33,6 +33,8 @@ type Attachment struct {
 	// binary: a Binary stands for it (AttachBinary): under Inline it is
 	// written inline, in the body, and needs no part
 	binary bool
+	// read: a part read from a package (ReadPackage)
+	read bool
 }
 
 // NewAttachment returns an attachment of the given Content-Type whose bytes

@@ -220,6 +220,12 @@ func (b Body) Lookup(prefix []byte) (uri []byte, ok bool) {
 }
 
 // WriteTo copies the body's children to w as namespace-complete XML.
+//
+// The xop:Include elements of a body read as MTOM are written as base64
+// text to a writer of the caller's (there is no package to put a part in);
+// copied into the envelope of a message being written (the message's own
+// body, or a StreamBody's func writing it to the writer it was given), they
+// are written as that message's Packaging asks: see Message.Write.
 func (b Body) WriteTo(w io.Writer) (int64, error) {
 	if sw, ok := w.(*streamWriter); ok && sw.x != nil {
 		// a stream body writing into the envelope's own writer: no second buffer
@@ -495,6 +501,10 @@ func (in *inbound) copyTo(x *xmlWriter, v Version, prefix string) error {
 	var env *xmltok.NS // the envelope's binding, in scope where the body is written
 	if prefix != "" {
 		env = &xmltok.NS{Prefix: []byte(prefix), URI: []byte(v.Namespace())}
+	}
+	if in.xop != nil {
+		in.xop.out = x // its includes written as x's message's packaging says
+		defer func() { in.xop.out = nil }()
 	}
 	for {
 		t, child, err := in.next()

@@ -117,32 +117,62 @@ func (m *Message) FaultReply(f *Fault) *Message {
 
 // WriteTo writes the envelope with the addressing headers; with Packaging
 // MTOM or SwA, the whole MIME package (see ContentType), else the envelope
-// alone (a message with Attachments then fails: they need a package).
+// alone (a message with Attachments then fails: they need a package; but
+// see Write for a body read as MTOM).
 func (m *Message) WriteTo(w io.Writer) (int64, error) {
 	return m.Write(w, WriteOptions{})
 }
 
 // Write writes the envelope with the addressing headers, with options.
+//
+// A body read as MTOM (m's own, or one a StreamBody copies into m's body)
+// has its xop:Include elements written as m.Packaging asks, never the
+// part's base64 beside the part:
+//   - MTOM: the Include stays, naming the same part; a part m does not carry
+//     under that Content-ID is written after m.Attachments, once;
+//   - SwA: the swaRef text "cid:ID" (as a Binary is written under SwA), the
+//     part carried as under MTOM;
+//   - Inline: the part's base64 in its place, no part. Parts read from a
+//     package may stay in m.Attachments, but each must be inlined by an
+//     Include of the envelope: one that is not fails the write once the
+//     envelope is written.
 func (m *Message) Write(w io.Writer, o WriteOptions) (int64, error) {
 	if m.Packaging != Inline {
 		return m.writePackage(w, o)
 	}
+	var need []*Attachment // parts read from a package: an Include must inline each
 	for _, a := range m.Attachments {
-		if a == nil || !a.binary {
+		switch {
+		case a == nil:
+			return 0, errInlineAttachments
+		case a.binary:
+		case a.read:
+			need = append(need, a)
+		default:
 			return 0, errInlineAttachments
 		}
 	}
-	return m.writeEnvelope(w, o)
+	if need == nil {
+		return m.writeEnvelope(w, o, nil)
+	}
+	xo := new(xopOut)
+	n, err := m.writeEnvelope(w, o, xo)
+	if err == nil {
+		err = checkInlined(need, xo)
+	}
+	return n, err
 }
 
-// writeEnvelope writes the envelope alone.
-func (m *Message) writeEnvelope(w io.Writer, o WriteOptions) (int64, error) {
+// writeEnvelope writes the envelope alone; xo, when not nil, collects the
+// parts its includes name.
+func (m *Message) writeEnvelope(w io.Writer, o WriteOptions, xo *xopOut) (int64, error) {
 	env := m.Envelope
 	if env == nil {
 		env = &Envelope{}
 	}
 	x := newXMLWriter(w)
 	defer x.release()
+	x.msg, x.xout = m, xo
 	err := writeEnvelope(x, env, o, m.addressingHeaders(o.Prefix))
 	if ferr := x.flush(); err == nil {
 		err = ferr

@@ -26,11 +26,8 @@ func (m *Message) writePackage(w io.Writer, o WriteOptions) (int64, error) {
 		if a.ID == "" {
 			a.ID = NewContentID()
 		}
-		if err := checkHeaderValue("Content-ID", a.ID); err != nil {
+		if err := checkContentID(a.ID); err != nil {
 			return 0, err
-		}
-		if strings.ContainsAny(a.ID, "<> ") {
-			return 0, fmt.Errorf("core: attachment Content-ID %q holds '<', '>' or a space", a.ID)
 		}
 	}
 	pw := &partWriter{w: w}
@@ -39,14 +36,22 @@ func (m *Message) writePackage(w io.Writer, o WriteOptions) (int64, error) {
 	if pw.err != nil {
 		return pw.n, pw.err
 	}
-	n, err := m.writeEnvelope(w, o)
+	xo := new(xopOut)
+	n, err := m.writeEnvelope(w, o, xo)
 	pw.n += n
 	if err != nil {
 		return pw.n, err
 	}
-	for _, a := range m.Attachments {
-		if err := pw.part(ids.boundary, a); err != nil {
+	for _, a := range xo.extra { // checked before anything of them is written
+		if err := checkContentID(a.ID); err != nil {
 			return pw.n, err
+		}
+	}
+	for _, parts := range [][]*Attachment{m.Attachments, xo.extra} {
+		for _, a := range parts {
+			if err := pw.part(ids.boundary, a); err != nil {
+				return pw.n, err
+			}
 		}
 	}
 	pw.str("\r\n--" + ids.boundary + "--\r\n")
@@ -137,6 +142,17 @@ func (p *partWriter) part(boundary string, a *Attachment) error {
 		p.err = fmt.Errorf("core: attachment %s: %d bytes, its size says %d", a.ID, n, a.size)
 	}
 	return p.err
+}
+
+// checkContentID refuses a Content-ID a part header cannot hold.
+func checkContentID(id string) error {
+	if err := checkHeaderValue("Content-ID", id); err != nil {
+		return err
+	}
+	if strings.ContainsAny(id, "<> ") {
+		return fmt.Errorf("core: attachment Content-ID %q holds '<', '>' or a space", id)
+	}
+	return nil
 }
 
 // errHeader is the error of a part header a package cannot hold.

@@ -32,6 +32,11 @@ type xmlWriter struct {
 	eplans *xmlvalue.Cache
 	// where a stream body of the envelope's Body started (see Body.WriteTo)
 	body bodyStart
+	// msg is the message whose envelope is written (nil for a body or a
+	// block written on its own): its Packaging says how a copied
+	// xop:Include is written; xout collects the parts they name
+	msg  *Message
+	xout *xopOut
 }
 
 // bodyStart is where the children of an envelope's Body start, when a

@@ -27,7 +27,9 @@ type xopState struct {
 	rd    io.ReadCloser // the part being expanded, nil between includes
 	raw   []byte        // a chunk of the part
 	enc   []byte        // its base64
-	tok   xmltok.Token  // the text token handed out
+	tok   xmltok.Token  // the text token handed out (or an Include's start, copied)
+	end   xmltok.Token  // a copied Include's end
+	out   *xmlWriter    // the body is being copied into it (copyTo)
 	synth bool          // the token handed out last is tok
 	// fresh: the last significant token was a start tag (an Include must
 	// be its element's only content)
@@ -40,7 +42,8 @@ type xopState struct {
 	// but handed over (taken)
 	take    bool
 	taken   *Attachment
-	discard bool // the body is being discarded: includes are checked, not read
+	discard bool          // the body is being discarded: includes are checked, not read
+	parts   []*Attachment // the package's parts, as read
 }
 
 // xopChunkBytes is how much of a part one text token holds (a multiple of
@@ -60,7 +63,24 @@ func (m *Message) enableXOP() {
 	}
 	in := m.Envelope.Body.src.in
 	in.msg = m
-	in.xop = &xopState{beside: -1}
+	in.xop = &xopState{beside: -1, parts: m.Attachments}
+	for _, a := range m.Attachments {
+		a.read = true
+	}
+}
+
+// part is the part of the package the body was read from whose Content-ID
+// is id, nil if none: the parts as read, whatever the message's
+// Attachments became since (a handler may drop them before writing the
+// body inline); the same slice, so a part a binding replaced in place (the
+// NATS object store's fetch) is the one found.
+func (in *inbound) part(id string) *Attachment {
+	for _, a := range in.xop.parts {
+		if a.ID == id {
+			return a
+		}
+	}
+	return nil
 }
 
 // xopFault is the Sender fault of a wrong xop:Include.
@@ -101,8 +121,8 @@ func (in *inbound) include(t *xmltok.Token, d int) (*xmltok.Token, bool, error) 
 		return nil, false, in.xopFault("an xop:Include whose href %q is not a cid: URL", href)
 	}
 	id := normalizeCID(string(href))
-	att := in.msg.Attachment(id)
-	if att == nil {
+	att := in.part(id)
+	if att == nil || id == "" {
 		return nil, false, in.xopFault("an xop:Include names the part <%s>, which the package does not have", id)
 	}
 	for { // to the Include's end: nothing but white space and comments
@@ -119,6 +139,11 @@ func (in *inbound) include(t *xmltok.Token, d int) (*xmltok.Token, bool, error) 
 			}
 			if x.discard {
 				return in.next()
+			}
+			if x.out != nil {
+				if t := in.copyInclude(x.out, att); t != nil {
+					return t, false, nil
+				}
 			}
 			rd, err := att.Open()
 			if err != nil {

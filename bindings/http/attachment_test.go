@@ -448,6 +448,50 @@ func TestAttachmentIntermediary(t *testing.T) {
 	}
 }
 
+// TestAttachmentIntermediaryKeepsIncludes: a core.Node intermediary
+// forwards an MTOM request whose body names its part with an xop:Include
+// (a Binary): the far end gets the part once and the Include naming it,
+// so its Binary is the part, not an inline copy beside it.
+func TestAttachmentIntermediaryKeepsIncludes(t *testing.T) {
+	type doc struct {
+		XMLName xml.Name    `xml:"urn:soapwire:test Document"`
+		Scan    core.Binary `xml:"urn:soapwire:test Scan"`
+	}
+	scan := attData(2<<20 + 3)
+	for _, v := range []core.Version{core.V11, core.V12} {
+		t.Run(v.String(), func(t *testing.T) {
+			got := make(chan error, 1)
+			final := serve(t, core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
+				var d doc
+				err := m.Body().Decode(&d)
+				switch {
+				case err != nil:
+				case m.Packaging != core.MTOM || len(m.Attachments) != 1:
+					err = fmt.Errorf("packaging %s with %d parts", m.Packaging, len(m.Attachments))
+				case d.Scan.Attachment() != m.Attachments[0]:
+					err = fmt.Errorf("the Binary value is not the part (an inline copy)")
+				case !bytes.Equal(attBytes(t, m.Attachments[0]), scan):
+					err = fmt.Errorf("the part's bytes differ")
+				}
+				got <- err
+				return m.Reply(core.RawBody([]byte(`<t:ok xmlns:t="` + testNS + `"/>`))), err
+			}), soaphttp.WithLimits(core.Limits{MaxBytes: 8 << 20}))
+			next := soaphttp.NewTransport(final.URL)
+			t.Cleanup(next.CloseIdleConnections)
+			proxy := serve(t, &core.Node{URI: "urn:proxy", Intermediary: true, Next: next}, soaphttp.WithLimits(core.Limits{MaxBytes: 8 << 20}))
+			tr := soaphttp.NewTransport(proxy.URL)
+			t.Cleanup(tr.CloseIdleConnections)
+			m := core.NewMessage(v, core.Body{})
+			m.Packaging, m.Action = core.MTOM, "urn:soapwire:test:store"
+			m.Envelope.Body = core.ValueBody(doc{Scan: m.AttachBinary(core.BytesAttachment("image/tiff", scan))})
+			reply, err := tr.RoundTrip(t.Context(), m)
+			require.NoError(t, err)
+			defer reply.Close()
+			assert.NoError(t, <-got)
+		})
+	}
+}
+
 // TestAttachmentSend: Transport.Send posts a package one-way; NewHandler
 // hands the handler the parts and the body's Binary values resolved to
 // them, and answers 202.
