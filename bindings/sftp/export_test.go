@@ -6,6 +6,16 @@ package sftp
 // a channel wait until it is closed (a server gone silent mid-transfer).
 func (s *Server) SetStall(wait func(name string) <-chan struct{}) { s.h.stall = wait }
 
+// SetReadTrace tells read the offset of each of the server's file reads
+// (SFTP READs), with the file's name.
+func (s *Server) SetReadTrace(read func(name string, off int64)) { s.h.read = read }
+
+// NewPollerPlainReads is NewPoller reading downloads one request at a time
+// (no read-ahead: the reference).
+func NewPollerPlainReads(c *Client, root string, opts ...PollerOption) (*Poller, error) {
+	return newPoller(&sftpFS{c: c, plain: true}, root, opts)
+}
+
 // NewPollerWithoutPosixRename is NewPoller on a Client that acts as if the
 // server had no posix-rename@openssh.com extension.
 func NewPollerWithoutPosixRename(c *Client, root string, opts ...PollerOption) (*Poller, error) {

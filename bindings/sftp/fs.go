@@ -20,6 +20,7 @@ import (
 type sftpFS struct {
 	c       *Client
 	noPosix bool // tests: act as if the server had no posix-rename
+	plain   bool // tests and benchmarks: no read-ahead (readahead.go)
 }
 
 var _ drop.FS = (*sftpFS)(nil)
@@ -160,7 +161,7 @@ func (f *sftpFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 		stop := context.AfterFunc(ctx, func() { cn.broken.Store(true); cn.close() })
 		file, err := cn.sftp.Open(p)
 		if err == nil {
-			return &download{c: c, cn: cn, f: file, ctx: ctx, stop: stop}, nil
+			return &download{c: c, cn: cn, f: file, r: remoteReader{f: file, ahead: !f.plain}, ctx: ctx, stop: stop}, nil
 		}
 		interrupted := !stop()
 		cn.tc.end()
@@ -184,24 +185,21 @@ type download struct {
 	c      *Client
 	cn     *conn
 	f      *sftp.File
+	r      remoteReader
 	ctx    context.Context
 	stop   func() bool
 	err    error
 	closed bool
 }
 
-func (d *download) Read(b []byte) (int, error) {
-	n, err := d.f.Read(b)
-	if err != nil && err != io.EOF {
-		d.err = err
-	}
-	return n, err
-}
+var _ drop.SizeExpecter = (*download)(nil)
 
-// WriteTo lets io.Copy read with pkg/sftp's concurrent reads.
-func (d *download) WriteTo(w io.Writer) (int64, error) {
-	n, err := d.f.WriteTo(w)
-	if err != nil {
+// ExpectSize lets the first read ask for the file and its end at once.
+func (d *download) ExpectSize(n int64) { d.r.ExpectSize(n) }
+
+func (d *download) Read(b []byte) (int, error) {
+	n, err := d.r.Read(b)
+	if err != nil && err != io.EOF {
 		d.err = err
 	}
 	return n, err

@@ -16,6 +16,7 @@ type handlers struct {
 	root *os.Root
 
 	stall func(name string) <-chan struct{} // tests: a read of name waits for the channel
+	read  func(name string, off int64)      // tests: told each read
 	trace func(method, path, target string, err error)
 }
 
@@ -38,23 +39,33 @@ func rel(p string) string {
 
 func (h *handlers) Fileread(r *sftp.Request) (io.ReaderAt, error) {
 	f, err := h.root.Open(rel(r.Filepath))
-	if err == nil && h.stall != nil {
-		if wait := h.stall(path.Base(r.Filepath)); wait != nil {
-			return stalled{f, wait}, nil
-		}
+	if err != nil || (h.stall == nil && h.read == nil) {
+		return f, err
 	}
-	return f, err
+	w := watchedFile{File: f, name: path.Base(r.Filepath), read: h.read}
+	if h.stall != nil {
+		w.wait = h.stall(w.name)
+	}
+	return w, nil
 }
 
-// stalled is a file whose reads wait (a server gone silent mid-transfer).
-type stalled struct {
+// watchedFile is a file whose reads tests see, or wait (a server gone
+// silent mid-transfer).
+type watchedFile struct {
 	*os.File
+	name string
 	wait <-chan struct{}
+	read func(name string, off int64)
 }
 
-func (s stalled) ReadAt(p []byte, off int64) (int, error) {
-	<-s.wait
-	return s.File.ReadAt(p, off)
+func (w watchedFile) ReadAt(p []byte, off int64) (int, error) {
+	if w.read != nil {
+		w.read(w.name, off)
+	}
+	if w.wait != nil {
+		<-w.wait
+	}
+	return w.File.ReadAt(p, off)
 }
 
 func (h *handlers) Filewrite(r *sftp.Request) (io.WriterAt, error) {
