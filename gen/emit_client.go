@@ -157,6 +157,17 @@ func (g *generator) emitClientOp(f *file, p *port, op *operation) {
 		f.use(r)
 	}
 	f.p("func (c *%s) %s(%s) (%s) {", p.client, op.goName, strings.Join(params, ", "), strings.Join(results, ", "))
+	if why := op.unsupportedMIME(); why != "" {
+		f.need("errors")
+		var zeros []string
+		for range results[1:] {
+			zeros = append(zeros, "nil")
+		}
+		f.p("\treturn %serrors.New(%s)", strings.Join(append(zeros, ""), ", "), goString("wsdl: "+why))
+		f.p("}")
+		f.p("")
+		return
+	}
 	var outs []string
 	if !sig.OneWay && op.out != nil {
 		f.p("\tvar out %s", op.out.goType)

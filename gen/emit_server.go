@@ -93,6 +93,12 @@ func (g *generator) emitServer(f *file, pt *portType) {
 // emitServeOp writes the function serving one operation of one binding.
 func (g *generator) emitServeOp(f *file, pt *portType, op *operation) {
 	f.p("func %s(ctx context.Context, call *wsdl.SkeletonCall, impl %s) error {", op.serve, pt.iface)
+	if why := op.unsupportedMIME(); why != "" {
+		f.p("\treturn &core.Fault{Code: core.CodeReceiver, Reason: %s}", goString(why))
+		f.p("}")
+		f.p("")
+		return
+	}
 	var args []string
 	if op.in != nil {
 		f.p("\tvar in %s", op.in.goType)

@@ -55,10 +55,21 @@ type generator struct {
 // Generate writes the Go package of a contract: its types with their
 // codecs, a client per SOAP port and an interface and a server per port
 // type, and the contract's WSDL document. The files are gofmt-formatted and
-// the same contract gives the same bytes.
+// the same contract gives the same bytes. What the code does not carry as
+// the contract says fails loudly in the generated code (see
+// GenerateWarnings, which also returns it).
 func Generate(c *wsdl.Contract, opts ...Option) ([]File, error) {
+	files, _, err := GenerateWarnings(c, opts...)
+	return files, err
+}
+
+// GenerateWarnings is Generate that also returns its warnings: what the
+// generated code does not carry as the contract says (an operation with
+// MIME parts it does not generate: its methods fail with an error naming
+// them). soapwire gen prints them on stderr.
+func GenerateWarnings(c *wsdl.Contract, opts ...Option) ([]File, []string, error) {
 	if c == nil {
-		return nil, errors.New("gen: no contract")
+		return nil, nil, errors.New("gen: no contract")
 	}
 	cfg := config{}
 	for _, o := range opts {
@@ -68,7 +79,7 @@ func Generate(c *wsdl.Contract, opts ...Option) ([]File, error) {
 		cfg.pkg = packageName(c.Name)
 	}
 	if !token.IsIdentifier(cfg.pkg) || token.IsKeyword(cfg.pkg) || cfg.pkg == "_" {
-		return nil, fmt.Errorf("gen: %q is not a package name", cfg.pkg)
+		return nil, nil, fmt.Errorf("gen: %q is not a package name", cfg.pkg)
 	}
 	if cfg.source == "" {
 		cfg.source = baseName(c.Location)
@@ -78,7 +89,11 @@ func Generate(c *wsdl.Contract, opts ...Option) ([]File, error) {
 	g.buildPorts()
 	g.m.families()
 	g.m.breakCycles()
-	return g.files()
+	files, err := g.files()
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, g.mimeWarnings(), nil
 }
 
 // packageName makes a package name of a contract's name: its letters and

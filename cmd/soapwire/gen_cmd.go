@@ -105,7 +105,7 @@ func runGen(ctx context.Context, c *cli, args []string) int {
 		gopts = append(gopts, gen.WithPackage(name))
 	}
 	gopts = append(gopts, gen.WithSource(sourceName(src)))
-	files, err := gen.Generate(ct, gopts...)
+	files, genWarnings, err := gen.GenerateWarnings(ct, gopts...)
 	if err != nil {
 		return c.fail("gen", err)
 	}
@@ -113,6 +113,9 @@ func runGen(ctx context.Context, c *cli, args []string) int {
 		return c.fail("gen", err)
 	}
 	for _, w := range ct.Warnings {
+		fmt.Fprintf(c.stderr, "soapwire gen: warning: %s\n", w)
+	}
+	for _, w := range genWarnings {
 		fmt.Fprintf(c.stderr, "soapwire gen: warning: %s\n", w)
 	}
 	fmt.Fprintf(c.stdout, "soapwire gen: %d files in %s\n", len(files), *out)

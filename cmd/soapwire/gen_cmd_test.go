@@ -97,3 +97,14 @@ func TestGenCommand(t *testing.T) {
 	assert.Contains(t, res.stdout, "Usage: soapwire gen -o DIR [flags] WSDL|URL")
 	assert.Contains(t, res.stdout, "//go:generate soapwire gen -o partner -pkg partner contracts/partner.wsdl")
 }
+
+// TestGenCommandWarnsMIME: an operation whose MIME parts the generated code
+// does not carry is a warning on stderr naming them (exit 0, the files
+// written).
+func TestGenCommandWarnsMIME(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "swa")
+	res := soapwire(t, "gen", "-o", out, "../../gen/testdata/swa.wsdl")
+	require.Equal(t, 0, res.code, "%s", res)
+	assert.Contains(t, res.stderr, `soapwire gen: warning: the operation Archive carries the MIME parts "scan" (input), "thumb" (output)`)
+	assert.FileExists(t, filepath.Join(out, "client.go"))
+}
