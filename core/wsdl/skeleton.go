@@ -1,7 +1,6 @@
 package wsdl
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -44,6 +43,8 @@ type SkeletonOperation struct {
 	// Serve reads the request from call, runs the operation and writes
 	// its reply into call.
 	Serve func(ctx context.Context, call *SkeletonCall) error
+
+	replyAction string // Action + "Response" ("" without an Action)
 }
 
 // SkeletonOption configures NewSkeleton (a generated server's
@@ -74,6 +75,9 @@ const AddressMarker = "urn:soapwire:address"
 func NewSkeleton(document string, ops []*SkeletonOperation, opts ...SkeletonOption) *Skeleton {
 	s := &Skeleton{ops: map[core.Version][]*SkeletonOperation{}, doc: document, logger: slog.New(slog.DiscardHandler)}
 	for _, op := range ops {
+		if op.Action != "" {
+			op.replyAction = op.Action + "Response"
+		}
 		if s.ops[op.Version] == nil {
 			s.versions = append(s.versions, op.Version)
 		}
@@ -119,9 +123,7 @@ func (s *Skeleton) ServeSOAP(ctx context.Context, m *core.Message) (*core.Messag
 	}
 	reply := m.Reply(core.RawBody(call.out))
 	reply.Envelope.Headers = append(reply.Envelope.Headers, call.headers...)
-	if op.Action != "" {
-		reply.Action = op.Action + "Response"
-	}
+	reply.Action = op.replyAction
 	return reply, nil
 }
 
@@ -226,8 +228,7 @@ func (c *SkeletonCall) Header(space, local string, required bool, read func(d *x
 // An error is the server's: the value the operation returned does not fit
 // the contract.
 func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
-	var buf bytes.Buffer
-	e := xsd.NewEncoder(&buf)
+	e := xsd.NewBytesEncoder(make([]byte, 0, replyBuffer))
 	if c.op.Encoded {
 		e.SetEncoded(c.m.Version())
 	}
@@ -237,7 +238,7 @@ func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
 	if err := e.Flush(); err != nil {
 		return err
 	}
-	c.out = buf.Bytes()
+	c.out = e.Bytes()
 	return nil
 }
 
@@ -251,6 +252,10 @@ func (c *SkeletonCall) WriteHeader(write func(e *xsd.Encoder) error) error {
 	return nil
 }
 
+// replyBuffer is the room a reply's body starts with: a small reply's
+// writing does not grow it.
+const replyBuffer = 2048
+
 // DetailFault returns the fault of code (Sender when zero) and reason whose
 // detail write writes: what a declared fault's typed error turns into.
 // Reading the detail back is its element's codec's.
@@ -259,14 +264,13 @@ func DetailFault(code core.Code, reason string, write func(e *xsd.Encoder) error
 		code = core.CodeSender
 	}
 	f := &core.Fault{Code: code, Reason: reason}
-	var buf bytes.Buffer
-	e := xsd.NewEncoder(&buf)
+	e := xsd.NewBytesEncoder(nil)
 	if err := write(e); err != nil {
 		return &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: fmt.Errorf("wsdl: the fault's detail does not fit the contract: %w", err)}
 	}
 	if err := e.Flush(); err != nil {
 		return &core.Fault{Code: core.CodeReceiver, Reason: core.InternalErrorReason, Cause: err}
 	}
-	f.Detail = buf.Bytes()
+	f.Detail = e.Bytes()
 	return f
 }

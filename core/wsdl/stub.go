@@ -1,7 +1,6 @@
 package wsdl
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -188,8 +187,7 @@ func (s *Stub) Call(ctx context.Context, op *StubOperation, write func(*xsd.Enco
 
 // request builds the request envelope.
 func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader) (*core.Message, error) {
-	var buf bytes.Buffer
-	e := xsd.NewEncoder(&buf)
+	e := xsd.NewBytesEncoder(nil)
 	if op.Encoded {
 		e.SetEncoded(s.version)
 	}
@@ -199,7 +197,7 @@ func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, header
 	if err := e.Flush(); err != nil {
 		return nil, err
 	}
-	m := core.NewMessage(s.version, core.RawBody(buf.Bytes()))
+	m := core.NewMessage(s.version, core.RawBody(e.Bytes()))
 	for _, h := range headers {
 		if h.Write == nil {
 			if h.Required {
@@ -218,8 +216,7 @@ func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, header
 
 // writeHeader writes a header part as a header block.
 func writeHeader(h StubHeader, encoded bool, v core.Version) (core.HeaderBlock, error) {
-	var buf bytes.Buffer
-	e := xsd.NewEncoder(&buf)
+	e := xsd.NewBytesEncoder(nil)
 	if encoded {
 		e.SetEncoded(v)
 	}
@@ -229,7 +226,7 @@ func writeHeader(h StubHeader, encoded bool, v core.Version) (core.HeaderBlock, 
 	if err := e.Flush(); err != nil {
 		return core.HeaderBlock{}, err
 	}
-	return core.ParseHeaderBlock(buf.Bytes())
+	return core.ParseHeaderBlock(e.Bytes())
 }
 
 // readHeader reads a header part from m's header blocks.

@@ -27,6 +27,20 @@ type Encoder struct {
 // NewEncoder returns an Encoder writing to w. Call Flush at the end.
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{x: newWriter(w)} }
 
+// NewBytesEncoder returns an Encoder that keeps what it writes in memory,
+// appended to buf (which may be nil), for a message built whole before it
+// is sent: Bytes returns it, without a copy.
+func NewBytesEncoder(buf []byte) *Encoder { return &Encoder{x: newBytesWriter(buf)} }
+
+// Bytes returns what an Encoder made by NewBytesEncoder wrote; nil for
+// one that writes to an io.Writer.
+func (w *Encoder) Bytes() []byte {
+	if w.x.w != nil {
+		return nil
+	}
+	return w.x.buf
+}
+
 // SetEncoded makes the Encoder write the SOAP encoding of version v
 // (rpc/encoded): generated code then writes every element's xsi:type, and
 // the next element carries the envelope's encodingStyle attribute. v == 0
@@ -161,7 +175,8 @@ func (w *Encoder) MissingAttr(local string) error {
 	return w.Errorf("the required attribute %s is missing", local)
 }
 
-// Flush writes what is buffered; it returns the first write error.
+// Flush writes what is buffered; it returns the first write error. An
+// Encoder made by NewBytesEncoder keeps what it wrote (Bytes).
 func (w *Encoder) Flush() error { return w.x.flush() }
 
 // Marshaler is a value that writes its attributes and content into the

@@ -37,20 +37,32 @@ func knownPrefix(ns string) (string, bool) {
 // prefixes are stable over a document (xsi, xsd, soapenc, enc for their
 // namespaces, ns0, ns1… for the others in order of first use).
 type writer struct {
-	w        io.Writer
+	w        io.Writer // nil: everything is kept in buf (newBytesWriter)
 	buf      []byte
 	prefix   map[string]string // namespace → prefix, for the document
 	declared []string          // namespaces declared, innermost last
 	marks    []int             // per open element: len(declared) before it
-	names    []string          // per open element: its qualified name
+	names    []tagName         // per open element: its name as written
 	open     bool              // a start tag is being written (attributes may follow)
 	decls    []byte            // the start tag's namespace declarations, written at its end
 	pending  []byte            // the start tag's attributes, written after the declarations
 	err      error
 }
 
+// tagName is an element's name as its tags write it: prefix:local, or
+// local alone when prefix is "".
+type tagName struct{ prefix, local string }
+
 func newWriter(w io.Writer) *writer {
 	return &writer{w: w, prefix: map[string]string{}}
+}
+
+// newBytesWriter returns a writer that keeps what it writes, appended to
+// buf: it never flushes.
+func newBytesWriter(buf []byte) *writer {
+	x := newWriter(nil)
+	x.buf = buf
+	return x
 }
 
 // prefixOf returns ns's prefix, declaring it on the start tag being
@@ -107,11 +119,23 @@ func (x *writer) start(n xml.Name) {
 	x.finishStart()
 	x.marks = append(x.marks, len(x.declared))
 	x.pending, x.decls = x.pending[:0], x.decls[:0]
-	q := x.qname(n)
-	x.names = append(x.names, q)
+	t := tagName{local: n.Local}
+	if n.Space != "" {
+		t.prefix = x.prefixOf(n.Space)
+	}
+	x.names = append(x.names, t)
 	x.buf = append(x.buf, '<')
-	x.buf = append(x.buf, q...)
+	x.buf = t.append(x.buf)
 	x.open = true
+}
+
+// append appends the name as the tags write it.
+func (t tagName) append(b []byte) []byte {
+	if t.prefix != "" {
+		b = append(b, t.prefix...)
+		b = append(b, ':')
+	}
+	return append(b, t.local...)
 }
 
 // attr writes an attribute of the start tag being written.
@@ -153,18 +177,21 @@ func (x *writer) end() {
 		x.open = false
 	} else {
 		x.buf = append(x.buf, "</"...)
-		x.buf = append(x.buf, x.names[n]...)
+		x.buf = x.names[n].append(x.buf)
 		x.buf = append(x.buf, '>')
 	}
 	x.declared = x.declared[:x.marks[n]]
 	x.marks, x.names = x.marks[:n], x.names[:n]
-	if len(x.buf) > 4096 {
+	if len(x.buf) > 4096 && x.w != nil {
 		x.flush()
 	}
 }
 
-// flush writes what is buffered.
+// flush writes what is buffered (a writer without an io.Writer keeps it).
 func (x *writer) flush() error {
+	if x.w == nil {
+		return nil
+	}
 	if x.err == nil && len(x.buf) > 0 {
 		_, x.err = x.w.Write(x.buf)
 	}
