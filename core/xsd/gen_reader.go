@@ -20,16 +20,21 @@ import (
 // …"). Its errors are *ValueError (a Sender fault to errors.As) or the
 // reader's own (malformed XML).
 type Decoder struct {
-	r       TokenReader
-	path    []string
-	depth   int // elements started (their start tag read), not ended
-	peeked  *Start
-	ended   bool // the current element's end tag was read ahead
-	text    []byte
-	marks   []int // per element taken: len(text) when it was taken
-	encoded core.Version
-	start   Start // the storage of the start tag read ahead
-	taken   int   // elements taken
+	r TokenReader
+	// path holds the local names of the elements taken and not ended,
+	// joined by "/", as errors name the place; pathMarks its length before
+	// each (the names are not strings of their own: taking an element
+	// allocates nothing)
+	path      []byte
+	pathMarks []int
+	depth     int // elements started (their start tag read), not ended
+	peeked    *Start
+	ended     bool // the current element's end tag was read ahead
+	text      []byte
+	marks     []int // per element taken: len(text) when it was taken
+	encoded   core.Version
+	start     Start // the storage of the start tag read ahead
+	taken     int   // elements taken
 }
 
 // Start is a start tag read ahead: valid until the Decoder reads on (Take
@@ -86,12 +91,28 @@ func (r *Decoder) Encoded() core.Version { return r.encoded }
 
 // Errorf returns a *ValueError at the element read last.
 func (r *Decoder) Errorf(format string, args ...any) error {
-	return errorAt(r.path, format, args...)
+	return &ValueError{Path: string(r.path), Msg: fmt.Sprintf(format, args...)}
 }
 
 // wrap returns a *ValueError at the element read last with err's text.
 func (r *Decoder) wrap(err error) error {
-	return &ValueError{Path: strings.Join(r.path, "/"), Msg: err.Error(), Err: err}
+	return &ValueError{Path: string(r.path), Msg: err.Error(), Err: err}
+}
+
+// pathIn returns the path of the child local of the element read last.
+func (r *Decoder) pathIn(local string) string {
+	if len(r.path) == 0 {
+		return local
+	}
+	return string(r.path) + "/" + local
+}
+
+// pathNames returns the path as its local names.
+func (r *Decoder) pathNames() []string {
+	if len(r.path) == 0 {
+		return nil
+	}
+	return strings.Split(string(r.path), "/")
 }
 
 // resolve resolves a prefix in the scope of the last token read.
@@ -174,7 +195,7 @@ func (r *Decoder) readXSI(st *Start) error {
 		case "type":
 			n, err := parseQName(strings.TrimSpace(string(a.Value)), r.resolve)
 			if err != nil {
-				return errorAt(append(r.path, string(st.t.Name.Local)), "xsi:type %q: %v", a.Value, err)
+				return &ValueError{Path: r.pathIn(string(st.t.Name.Local)), Msg: fmt.Sprintf("xsi:type %q: %v", a.Value, err)}
 			}
 			st.Type, st.HasType = n, true
 		case "nil", "null":
@@ -183,7 +204,7 @@ func (r *Decoder) readXSI(st *Start) error {
 				st.Nil = true
 			case "false", "0":
 			default:
-				return errorAt(append(r.path, string(st.t.Name.Local)), "xsi:nil %q: want true or false", a.Value)
+				return &ValueError{Path: r.pathIn(string(st.t.Name.Local)), Msg: fmt.Sprintf("xsi:nil %q: want true or false", a.Value)}
 			}
 		}
 	}
@@ -196,7 +217,11 @@ func (r *Decoder) Take() *Start {
 	st := r.peeked
 	r.peeked = nil
 	r.taken++
-	r.path = append(r.path, string(st.t.Name.Local))
+	r.pathMarks = append(r.pathMarks, len(r.path))
+	if len(r.path) > 0 {
+		r.path = append(r.path, '/')
+	}
+	r.path = append(r.path, st.t.Name.Local...)
 	r.marks = append(r.marks, len(r.text))
 	return st
 }
@@ -231,7 +256,7 @@ func (r *Decoder) Taken() int { return r.taken }
 // ErrorIn returns a *ValueError at the child local of the element read
 // last (a value that was read whole but does not fit its Go type).
 func (r *Decoder) ErrorIn(local string, err error) error {
-	return &ValueError{Path: strings.Join(append(r.path[:len(r.path):len(r.path)], local), "/"), Msg: err.Error(), Err: err}
+	return &ValueError{Path: r.pathIn(local), Msg: err.Error(), Err: err}
 }
 
 // finish ends the current element: its text is dropped, its name popped.
@@ -239,7 +264,9 @@ func (r *Decoder) finish() {
 	n := len(r.marks) - 1
 	r.text = r.text[:r.marks[n]]
 	r.marks = r.marks[:n]
-	r.path = r.path[:len(r.path)-1]
+	m := len(r.pathMarks) - 1
+	r.path = r.path[:r.pathMarks[m]]
+	r.pathMarks = r.pathMarks[:m]
 	r.ended = false
 }
 

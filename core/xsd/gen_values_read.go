@@ -26,7 +26,7 @@ func (r *Decoder) Raw(st *Start) (RawXML, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	e := &encoder{c: &Codec{}, x: newWriter(&buf), path: r.path}
+	e := &encoder{c: &Codec{}, x: newWriter(&buf), path: r.pathNames()}
 	if err := e.generic(v, 0); err != nil {
 		return nil, err
 	}
