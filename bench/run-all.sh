@@ -59,6 +59,14 @@ step stream1g "go run ./bench/stream1g -size 1GiB -max-rss 64MiB"
 step httpload "go run ./bench/httpload -rounds 6 -duration 3s"
 step http-server "go test -run XXX -bench BenchmarkServer -benchmem -count 5 ./bindings/http/"
 
+# Generated code (issue 21): the generated echo server beside net/http, the
+# handlers' allocations, generated encode/decode against the reflective codec
+# and encoding/xml.
+step httpload-gen "go run ./bench/httpload -servers soapwire-gen,soapwire-rpc,soapwire -rounds 10 -duration 3s"
+step httpload-handler "go test ./bench/httpload -run '^\$' -bench 'BenchmarkHandler\$' -benchmem -benchtime 20000x"
+step gencodec "go test ./bench/gencodec -run '^\$' -bench 'BenchmarkCodec\$' -benchmem -count 3 &&
+  go test ./bench/gencodec -run '^\$' -bench BenchmarkRatioCodec -count 5"
+
 # Attachments over HTTP (issue 25): 1 GiB MTOM, flat memory, against plain net/http.
 step attach1g "go run ./bench/attach1g -size 1GiB -rounds 3 -max-rss 64MiB"
 # Attachments through a file drop (issue 25): 1 GiB as one MIME file in a local folder.
