@@ -35,17 +35,17 @@ type base64Filter struct {
 	err error
 }
 
-// base64Alphabet marks the bytes of the base64 alphabet (1), padding
-// included, and white space (2).
-var base64Alphabet = func() (t [256]uint8) {
-	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") {
-		t[c] = 1
+// base64Class says what c is to a base64 body: 1 for the alphabet,
+// padding included, 2 for white space, 0 for anything else.
+func base64Class(c byte) uint8 {
+	switch {
+	case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '/', c == '=':
+		return 1
+	case c == ' ', c == '\t', c == '\r', c == '\n', c == '\v', c == '\f':
+		return 2
 	}
-	for _, c := range []byte(" \t\r\n\v\f") {
-		t[c] = 2
-	}
-	return t
-}()
+	return 0
+}
 
 func (f *base64Filter) Read(p []byte) (int, error) {
 	for {
@@ -55,7 +55,7 @@ func (f *base64Filter) Read(p []byte) (int, error) {
 		n, err := f.r.Read(p)
 		k := 0
 		for i := 0; i < n; i++ {
-			switch c := p[i]; base64Alphabet[c] {
+			switch c := p[i]; base64Class(c) {
 			case 1:
 				p[k] = c
 				k++

@@ -54,12 +54,12 @@ func (x *xmlWriter) inlined(a *Attachment) {
 	}
 }
 
-// xopIncludeName is the name the copied includes are written with, and
+// xopInclude returns the name the copied includes are written with, and
 // its declaration (made on each: the prefix may mean anything around it).
-var (
-	xopIncludeName = xmltok.Name{Space: []byte(NamespaceXOP), Prefix: []byte("xop"), Local: []byte("Include")}
-	xopIncludeNS   = []xmltok.NS{{Prefix: []byte("xop"), URI: []byte(NamespaceXOP)}}
-)
+func xopInclude() (xmltok.Name, []xmltok.NS) {
+	return xmltok.Name{Space: []byte(NamespaceXOP), Prefix: []byte("xop"), Local: []byte("Include")},
+		[]xmltok.NS{{Prefix: []byte("xop"), URI: []byte(NamespaceXOP)}}
+}
 
 // copyInclude returns what a body being copied into the envelope of the
 // message x writes in place of the xop:Include naming att, or nil when the
@@ -72,9 +72,10 @@ func (in *inbound) copyInclude(x *xmlWriter, att *Attachment) *xmltok.Token {
 	switch x.msg.Packaging {
 	case MTOM:
 		x.carry(att)
-		xs.tok = xmltok.Token{Kind: xmltok.StartElement, Name: xopIncludeName, NS: xopIncludeNS,
+		name, ns := xopInclude()
+		xs.tok = xmltok.Token{Kind: xmltok.StartElement, Name: name, NS: ns,
 			Attr: []xmltok.Attr{{Name: xmltok.Name{Local: []byte("href")}, Value: []byte(cidURL(att.ID))}}}
-		xs.end = xmltok.Token{Kind: xmltok.EndElement, Name: xopIncludeName}
+		xs.end = xmltok.Token{Kind: xmltok.EndElement, Name: name}
 		in.peeked = &xs.end // the Include's end, next
 	case SwA:
 		x.carry(att)
