@@ -87,7 +87,7 @@ func (g *generator) operation(sig *wsdl.Signature, methods *namer, portName stri
 	if !sig.OneWay {
 		op.out = m.messageOf(sig, sig.Output, true)
 	}
-	params := newNamer("ctx", "in", "out", "opts", "err", "headers", "replyHeaders", "call", "impl", "e", "d", "st", "c", "h")
+	params := newNamer("ctx", "in", "out", "opts", "err", "headers", "replyHeaders", "parts", "replyParts", "call", "impl", "e", "d", "st", "c", "h")
 	if sig.Input != nil {
 		for _, hs := range sig.Input.Headers {
 			if hs.Element == nil {
@@ -104,6 +104,7 @@ func (g *generator) operation(sig *wsdl.Signature, methods *namer, portName stri
 			op.outHdrs = append(op.outHdrs, &header{sig: hs, el: m.elemFuncsOf(hs.Element), param: params.name(lowerName(goName(hs.Part.Name)) + "Out")})
 		}
 	}
+	g.buildMIME(op, params)
 	for _, fs := range sig.Faults {
 		op.faults = append(op.faults, m.faultOf(fs))
 		op.faultSig = append(op.faultSig, fs)

@@ -21,7 +21,7 @@ func TestCommittedUpToDate(t *testing.T) {
 	for _, tc := range []struct{ wsdl, dir string }{
 		{"testdata/kitchen.wsdl", "internal/kitchen"},
 		{"testdata/events.wsdl", "internal/events"},
-		{"testdata/swa.wsdl", "internal/swa"},
+		{"testdata/swa.wsdl", "../internal/interop/genswa"},
 		{"../internal/interop/testdata/contracts/calc-qualified.wsdl", "../internal/interop/gencalc/qualified"},
 		{"../internal/interop/testdata/contracts/calc-bare.wsdl", "../internal/interop/gencalc/bare"},
 		{"../internal/interop/testdata/contracts/calc-encoded.wsdl", "../internal/interop/gencalc/encoded"},

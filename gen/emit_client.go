@@ -36,6 +36,9 @@ func (op *operation) params() []string {
 	for _, h := range op.inHdrs {
 		ps = append(ps, h.param+" "+h.el.goType)
 	}
+	for _, p := range op.inParts {
+		ps = append(ps, p.param+" *core.Attachment")
+	}
 	return ps
 }
 
@@ -45,6 +48,9 @@ func (op *operation) results() []string {
 		rs = append(rs, op.out.goType)
 		for _, h := range op.outHdrs {
 			rs = append(rs, h.el.goType)
+		}
+		for range op.outParts {
+			rs = append(rs, "*core.Attachment")
 		}
 	}
 	return append(rs, "error")
@@ -136,6 +142,10 @@ func (g *generator) emitClientOp(f *file, p *port, op *operation) {
 		f.p("//")
 		f.comment("", sig.Doc)
 	}
+	if d := mimeDoc(op); d != "" {
+		f.p("//")
+		f.comment("", d)
+	}
 	if sig.OneWay {
 		f.p("//")
 		f.p("// It is one-way: it returns once the message is sent (through the")
@@ -205,7 +215,15 @@ func (g *generator) emitClientOp(f *file, p *port, op *operation) {
 		f.p("\t\treturn err")
 		f.p("\t}})")
 	}
-	f.p("\terr := c.stub.Call(ctx, &%s, %s, headers, %s, replyHeaders, opts...)", op.desc, write, read)
+	if op.hasParts() {
+		f.p("\treplyParts := %s", stubParts(op.outParts, false))
+		for i := range op.outParts {
+			outs = append(outs, fmt.Sprintf("replyParts[%d].Attachment", i))
+		}
+		f.p("\terr := c.stub.CallParts(ctx, &%s, %s, headers, %s, %s, replyHeaders, replyParts, opts...)", op.desc, write, stubParts(op.inParts, true), read)
+	} else {
+		f.p("\terr := c.stub.Call(ctx, &%s, %s, headers, %s, replyHeaders, opts...)", op.desc, write, read)
+	}
 	if len(outs) == 0 {
 		f.p("\treturn err")
 	} else {

@@ -38,6 +38,10 @@ func (g *generator) emitInterface(f *file, pt *portType) {
 			f.p("\t//")
 			f.comment("\t", op.sig.Doc)
 		}
+		if d := mimeDoc(op); d != "" {
+			f.p("\t//")
+			f.comment("\t", d)
+		}
 		params := append([]string{"ctx context.Context"}, op.params()...)
 		results := op.results()
 		for _, r := range results {
@@ -127,6 +131,7 @@ func (g *generator) emitServeOp(f *file, pt *portType, op *operation) {
 		f.p("\t}")
 		args = append(args, h.param)
 	}
+	args = append(args, emitServeParts(f, op)...)
 	call := fmt.Sprintf("impl.%s(%s)", op.goName, strings.Join(append([]string{"ctx"}, args...), ", "))
 	if op.sig.OneWay || op.out == nil {
 		f.p("\treturn %s", call)
@@ -137,6 +142,9 @@ func (g *generator) emitServeOp(f *file, pt *portType, op *operation) {
 	outs := []string{"out"}
 	for _, h := range op.outHdrs {
 		outs = append(outs, h.param)
+	}
+	for _, p := range op.outParts {
+		outs = append(outs, p.param)
 	}
 	f.p("\t%s, err := %s", strings.Join(outs, ", "), call)
 	f.p("\tif err != nil {")
@@ -152,6 +160,7 @@ func (g *generator) emitServeOp(f *file, pt *portType, op *operation) {
 		f.p("\t\t}")
 		f.p("\t}")
 	}
+	emitWriteParts(f, op)
 	f.p("\treturn nil")
 	f.p("}")
 	f.p("")

@@ -65,6 +65,8 @@ type operation struct {
 	in, out  *message
 	inHdrs   []*header
 	outHdrs  []*header
+	inParts  []*mimePart // MIME parts (SwA): arguments after the headers
+	outParts []*mimePart // results after the reply's headers
 	faults   []*fault
 	faultSig []*wsdl.FaultSignature
 	desc     string // the StubOperation variable

@@ -99,12 +99,21 @@ func TestGenCommand(t *testing.T) {
 }
 
 // TestGenCommandWarnsMIME: an operation whose MIME parts the generated code
-// does not carry is a warning on stderr naming them (exit 0, the files
-// written).
+// does not carry (a part both in the soap:body and a mime:content) is a
+// warning on stderr naming it (exit 0, the files written); one whose parts
+// it carries is none.
 func TestGenCommandWarnsMIME(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "swa")
 	res := soapwire(t, "gen", "-o", out, "../../gen/testdata/swa.wsdl")
 	require.Equal(t, 0, res.code, "%s", res)
-	assert.Contains(t, res.stderr, `soapwire gen: warning: the operation Archive carries the MIME parts "scan" (input), "thumb" (output)`)
+	assert.Empty(t, res.stderr)
+
+	src, err := os.ReadFile("../../gen/testdata/swa.wsdl")
+	require.NoError(t, err)
+	both := filepath.Join(t.TempDir(), "both.wsdl")
+	require.NoError(t, os.WriteFile(both, []byte(strings.Replace(string(src), `<soap:body parts="body" use="literal"/>`, `<soap:body parts="body scan" use="literal"/>`, 1)), 0o644))
+	res = soapwire(t, "gen", "-o", out, both)
+	require.Equal(t, 0, res.code, "%s", res)
+	assert.Contains(t, res.stderr, `soapwire gen: warning: the operation Archive puts the message part "scan" (input) both in the soap:body and in a MIME part`)
 	assert.FileExists(t, filepath.Join(out, "client.go"))
 }

@@ -123,6 +123,10 @@ func (s *Skeleton) ServeSOAP(ctx context.Context, m *core.Message) (*core.Messag
 	}
 	reply := m.Reply(core.RawBody(call.out))
 	reply.Envelope.Headers = append(reply.Envelope.Headers, call.headers...)
+	if len(call.parts) > 0 {
+		reply.Attachments = append(reply.Attachments, call.parts...)
+		reply.Packaging = core.SwA
+	}
 	reply.Action = op.replyAction
 	return reply, nil
 }
@@ -179,6 +183,7 @@ type SkeletonCall struct {
 	op      *SkeletonOperation
 	out     []byte
 	headers []core.HeaderBlock
+	parts   []*core.Attachment // the reply's MIME parts (WritePart)
 	refused bool
 }
 

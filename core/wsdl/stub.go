@@ -118,6 +118,12 @@ type StubHeader struct {
 // CallOptions only WithAction applies (header parts are arguments).
 func (s *Stub) Call(ctx context.Context, op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader,
 	read func(*xsd.Decoder) error, replyHeaders []StubHeader, opts ...CallOption) error {
+	return s.call(ctx, op, write, headers, nil, read, replyHeaders, nil, opts)
+}
+
+// call is Call and CallParts.
+func (s *Stub) call(ctx context.Context, op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader, parts []StubPart,
+	read func(*xsd.Decoder) error, replyHeaders []StubHeader, replyParts []StubPart, opts []CallOption) error {
 	var cfg callConfig
 	for _, o := range opts {
 		o.applyCall(&cfg)
@@ -127,6 +133,9 @@ func (s *Stub) Call(ctx context.Context, op *StubOperation, write func(*xsd.Enco
 	}
 	m, err := s.request(op, write, headers)
 	if err != nil {
+		return err
+	}
+	if err := attachParts(m, op.Name, parts, "request"); err != nil {
 		return err
 	}
 	m.Action = op.Action
@@ -181,6 +190,13 @@ func (s *Stub) Call(ctx context.Context, op *StubOperation, write func(*xsd.Enco
 		if err := readHeader(reply, h); err != nil {
 			return &ReplyError{Op: op.Name, Err: err}
 		}
+	}
+	for i := range replyParts {
+		a, err := partOf(reply, replyParts[i].Name, i)
+		if err != nil {
+			return &ReplyError{Op: op.Name, Err: err}
+		}
+		replyParts[i].Attachment = a
 	}
 	return nil
 }

@@ -3,11 +3,12 @@
 // the tests that put the generated codecs against core/xsd's reflective
 // codec, and testdata/events.wsdl (a one-way operation, two operations
 // taking the same element), for the tests of generated clients and
-// servers, and testdata/swa.wsdl (SOAP with Attachments: MIME parts).
+// servers; testdata/swa.wsdl (SOAP with Attachments: MIME parts) goes into
+// internal/interop/genswa, whose tests run it over bindings/http.
 // Regenerate with go generate ./gen/internal; gen's
 // TestCommittedUpToDate checks it is what the generator makes today.
 package internal
 
 //go:generate go run ../../cmd/soapwire gen -o kitchen ../testdata/kitchen.wsdl
 //go:generate go run ../../cmd/soapwire gen -o events ../testdata/events.wsdl
-//go:generate go run ../../cmd/soapwire gen -o swa ../testdata/swa.wsdl
+//go:generate go run ../../cmd/soapwire gen -o ../../internal/interop/genswa ../testdata/swa.wsdl
