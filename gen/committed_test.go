@@ -28,6 +28,7 @@ func TestCommittedUpToDate(t *testing.T) {
 		{"../examples/contract-first/orders.wsdl", "../examples/contract-first/orders"},
 		{"../internal/interop/testdata/contracts/calc-headers.wsdl", "../internal/interop/gencalc/headers"},
 		{"../bench/gencodec/echo.wsdl", "../bench/internal/echows"},
+		{"../internal/interop/testdata/contracts/mtomdocs.wsdl", "../internal/interop/genmtom/mtomdocs"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			ct, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS(filepath.Dir(tc.wsdl))), filepath.Base(tc.wsdl))

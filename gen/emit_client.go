@@ -110,8 +110,17 @@ func (g *generator) emitClients(f *file) {
 		f.p("// %s returns a client of the port sending through rt. The port's", p.ctor)
 		f.p("// address is %s (wsdl.WithAddress changes it,", goString(ep.Address))
 		f.p("// wsdl.WithVersion the SOAP version, wsdl.WithSender sends one-way")
-		f.p("// operations through a core.Sender).")
+		if ep.MTOM {
+			f.p("// operations through a core.Sender). The port's policy requires MTOM:")
+			f.p("// requests are sent as MTOM packages, each core.Binary a part")
+			f.p("// (wsdl.WithPackaging(core.Inline) sends them inline).")
+		} else {
+			f.p("// operations through a core.Sender).")
+		}
 		f.p("func %s(rt core.RoundTripper, opts ...wsdl.StubOption) *%s {", p.ctor, p.client)
+		if ep.MTOM {
+			f.p("\topts = append([]wsdl.StubOption{wsdl.WithPackaging(core.MTOM)}, opts...)")
+		}
 		f.p("\treturn &%s{stub: wsdl.NewStub(rt, %s, %s, opts...)}", p.client, versionExpr(ep), goString(ep.Address))
 		f.p("}")
 		f.p("")

@@ -390,6 +390,8 @@ func zeroOf(r *rep) string {
 		return r.goType + "{}"
 	case repIface, repRaw, repArray, repBinary, repList:
 		return "nil"
+	case repAttachment:
+		return "core.Binary{}"
 	case repString:
 		return r.goType + "(\"\")"
 	case repBool:

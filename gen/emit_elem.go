@@ -41,6 +41,8 @@ func (g *generator) emitWriteValue(f *file, in string, decl *xsd.Element, r *rep
 		f.p("%s\treturn err", in)
 		f.p("%s}", in)
 		f.p("%se.End()", in)
+	case repAttachment:
+		g.emitWriteBinary(f, in, decl, r, expr)
 	default:
 		text := formatExpr(r, expr)
 		if decl.Fixed != nil {
@@ -154,6 +156,8 @@ func (g *generator) emitReadValue(f *file, in string, decl *xsd.Element, r *rep,
 		f.p("%s\t}", in)
 		f.p("%s\t%s", in, assign("x"))
 		f.p("%s}", in)
+	case repAttachment:
+		g.emitReadBinary(f, in, nillable, r, assign, assignNil)
 	default:
 		switch {
 		case nillable:

@@ -18,6 +18,7 @@ type Option interface{ apply(*config) }
 type config struct {
 	pkg    string
 	source string
+	binary bool // WithBinary
 }
 
 type optionFunc func(*config)
@@ -85,6 +86,7 @@ func GenerateWarnings(c *wsdl.Contract, opts ...Option) ([]File, []string, error
 		cfg.source = baseName(c.Location)
 	}
 	g := &generator{c: c, m: newModel(c), cfg: cfg}
+	g.m.binary = cfg.binary
 	g.m.build()
 	g.buildPorts()
 	g.m.families()

@@ -38,6 +38,7 @@ type model struct {
 	messages   []*message
 	faults     map[*xsd.Element]*fault
 	faultParts map[*wsdl.MessagePart]*fault // faults of type parts
+	binary     bool                         // WithBinary: every base64Binary element is a core.Binary
 	faultList  []*fault
 }
 
@@ -137,7 +138,7 @@ func (m *model) elementRep(e *xsd.Element) *rep {
 	if ctx == "" {
 		ctx = goName(e.Name.Local)
 	}
-	return m.typeRep(e.Type, ctx, true)
+	return m.binaryRep(e, m.typeRep(e.Type, ctx, true))
 }
 
 // typeRep returns how the values of t are held; ctx names an anonymous

@@ -176,7 +176,7 @@ func (m *model) fill(st *goStruct) {
 	// it complete
 	for _, f := range st.fields {
 		if f.kind == fieldElem && f.owner == st {
-			f.rep = m.typeRep(f.el.Type, st.name+goName(f.el.Name.Local), true)
+			f.rep = m.binaryRep(f.el, m.typeRep(f.el.Type, st.name+goName(f.el.Name.Local), true))
 		}
 	}
 }

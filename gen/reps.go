@@ -23,6 +23,9 @@ const (
 	repIface  // a complex type with derived types: an interface
 	repRaw    // xsd:anyType: xsd.RawXML
 	repArray  // a SOAP-encoded array: a named slice
+	// repAttachment: a base64Binary element held as a core.Binary (an
+	// MTOM part or inline base64, see binary.go)
+	repAttachment
 )
 
 // rep is how the values of one schema type are held in Go.

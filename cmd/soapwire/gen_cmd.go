@@ -27,7 +27,9 @@ needs one, each with its own codec (no reflection), a client per SOAP port
 over any core.RoundTripper (HTTP, NATS, mail), and per port type an
 interface to implement with a server that is a core.Handler (behind any
 binding) and serves the contract's WSDL. The generated code imports
-soapwire's core packages only.
+soapwire's core packages only. A base64Binary element marked with
+xmime:expectedContentTypes (every one with --binary) is a core.Binary, sent
+as an MTOM part when the port's WS-Policy asks for MTOM.
 
 The files go into DIR (created if needed): doc.go, types.go, codec.go,
 simples.go, client.go, server.go, faults.go, wsdl.go; files of DIR that an
@@ -56,6 +58,7 @@ func runGen(ctx context.Context, c *cli, args []string) int {
 	pkg := fs.String("pkg", "", "the package `NAME` (default: DIR's name, else the contract's)")
 	catalog := fs.String("catalog", "", "a catalog `FILE` (JSON) of local copies of documents imported by URL")
 	fetch := fs.Bool("fetch", false, "fetch documents imported by URL from any host (not only the one of the URL given)")
+	binary := fs.Bool("binary", false, "hold every base64Binary element as a core.Binary (an MTOM part), not only those marked with xmime:expectedContentTypes")
 	user := fs.String("http-user", envOr(envHTTPUser, ""), "HTTP Basic user for fetching from the URL's host (password from "+envHTTPPassword+")")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up fetching and reading after this long")
 	pos, code, done := c.parseFlags(fs, genSynopsis, args)
@@ -105,6 +108,9 @@ func runGen(ctx context.Context, c *cli, args []string) int {
 		gopts = append(gopts, gen.WithPackage(name))
 	}
 	gopts = append(gopts, gen.WithSource(sourceName(src)))
+	if *binary {
+		gopts = append(gopts, gen.WithBinary())
+	}
 	files, genWarnings, err := gen.GenerateWarnings(ct, gopts...)
 	if err != nil {
 		return c.fail("gen", err)

@@ -38,6 +38,8 @@ type clientConfig struct {
 	version       core.Version
 	endpoint      *Endpoint
 	lenient       bool
+	packaging     core.Packaging
+	packagingSet  bool
 }
 
 type clientOptionFunc func(*clientConfig)
@@ -177,6 +179,8 @@ type callConfig struct {
 	actionSet    bool
 	headers      map[string]any
 	replyHeaders map[string]any
+	packaging    core.Packaging
+	packagingSet bool
 }
 
 type callOptionFunc func(*callConfig)

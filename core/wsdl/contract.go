@@ -178,8 +178,14 @@ type Binding struct {
 	Operations []*BindingOperation
 	Loc        xsd.Loc
 	Doc        string
+	// MTOM says that the policy attached to the binding (a wsp:Policy in
+	// it, or one a wsp:PolicyReference names) requires MTOM: the
+	// wsoma:OptimizedMimeSerialization assertion, not optional.
+	MTOM bool
 
-	portType xml.Name
+	portType   xml.Name
+	policies   []*xmldoc.Node
+	policyURIs []string
 }
 
 // BindingOperation is an operation of a binding.
@@ -279,6 +285,11 @@ type Port struct {
 	Address string // soap:address, soap12:address or http:address location
 	Loc     xsd.Loc
 	Doc     string
+	// MTOM says that the policy attached to the port requires MTOM (see
+	// Binding.MTOM).
+	MTOM bool
 
-	binding xml.Name
+	binding    xml.Name
+	policies   []*xmldoc.Node
+	policyURIs []string
 }

@@ -41,6 +41,7 @@ func Load(ctx context.Context, loader xsd.Loader, location string, opts ...xsd.O
 	}
 	cr.c.Schemas = set
 	cr.resolve()
+	cr.resolvePolicies()
 	if !cr.r.Failed() {
 		cr.endpoints()
 	}
@@ -61,6 +62,9 @@ type reader struct {
 	bops    []*bindingOp
 	ports   []*Port
 	headers []*SOAPHeader
+	// policies are the wsp:Policy elements of the documents by the
+	// references that name them ("#id", a Name)
+	policies map[string]*xmldoc.Node
 }
 
 type bindingOp struct {
@@ -130,7 +134,10 @@ func (cr *reader) document(location string, from xsd.Loc, depth int, namespace s
 			continue
 		}
 		if n.Name.Space != NamespaceWSDL {
-			dr.extension(n, "wsdl:definitions")
+			dr.policyDef(n)
+			if !cr.appliedPolicy(n) {
+				dr.extension(n, "wsdl:definitions")
+			}
 			continue
 		}
 		switch n.Name.Local {
@@ -362,6 +369,7 @@ func (dr *docReader) service(n *xmldoc.Node) {
 			p := &Port{Loc: dr.at(c), Doc: docOf(c)}
 			p.Name, _ = c.Attr("name")
 			p.binding = dr.qname(c, "binding")
+			p.policyURIs = policyURIs(c)
 			for _, e := range c.Elements() {
 				switch {
 				case e.Is(NamespaceWSDL, "documentation"):
@@ -372,7 +380,9 @@ func (dr *docReader) service(n *xmldoc.Node) {
 					}
 					p.Address, _ = e.Attr("location")
 				default:
-					dr.extension(e, "wsdl:port")
+					if !attachedPolicy(e, &p.policies) || !dr.cr.appliedPolicy(e) {
+						dr.extension(e, "wsdl:port")
+					}
 				}
 			}
 			s.Ports = append(s.Ports, p)

@@ -14,6 +14,7 @@ func isSOAPNS(ns string) bool { return ns == NamespaceSOAP11 || ns == NamespaceS
 func (dr *docReader) binding(n *xmldoc.Node) {
 	b := &Binding{Name: dr.name(n), Loc: dr.at(n)}
 	b.portType = dr.qname(n, "type")
+	b.policyURIs = policyURIs(n)
 	for _, c := range n.Elements() {
 		switch {
 		case c.Is(NamespaceWSDL, "documentation"):
@@ -42,7 +43,9 @@ func (dr *docReader) binding(n *xmldoc.Node) {
 			b.Kind = HTTP
 			b.Verb, _ = c.Attr("verb")
 		default:
-			dr.extension(c, "wsdl:binding")
+			if !attachedPolicy(c, &b.policies) || !dr.cr.appliedPolicy(c) {
+				dr.extension(c, "wsdl:binding")
+			}
 		}
 	}
 	register(dr.cr, "binding", b.Name, b.Loc, b, dr.cr.c.bindings, &dr.cr.c.Bindings, func(f *Binding) xsd.Loc { return f.Loc })

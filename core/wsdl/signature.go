@@ -48,6 +48,9 @@ type Endpoint struct {
 	Version    core.Version
 	Address    string
 	Operations []*Signature
+	// MTOM says that the port's policy (its binding's or its own) requires
+	// MTOM: clients send their requests as MTOM packages (XOP).
+	MTOM bool
 }
 
 // Signature is one operation as an endpoint carries it.
@@ -153,7 +156,7 @@ func (cr *reader) endpoints() {
 				continue
 			}
 			used[b] = true
-			e := &Endpoint{Service: s, Port: p, Binding: b, Version: version(b), Address: p.Address}
+			e := &Endpoint{Service: s, Port: p, Binding: b, Version: version(b), Address: p.Address, MTOM: b.MTOM || p.MTOM}
 			for _, sig := range build(b) {
 				cp := *sig
 				cp.Address = p.Address
@@ -164,7 +167,7 @@ func (cr *reader) endpoints() {
 	}
 	for _, b := range c.Bindings {
 		if !used[b] && (b.Kind == SOAP11 || b.Kind == SOAP12) {
-			c.endpoints = append(c.endpoints, &Endpoint{Binding: b, Version: version(b), Operations: build(b)})
+			c.endpoints = append(c.endpoints, &Endpoint{Binding: b, Version: version(b), Operations: build(b), MTOM: b.MTOM})
 		}
 	}
 }

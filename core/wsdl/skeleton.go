@@ -122,6 +122,7 @@ func (s *Skeleton) ServeSOAP(ctx context.Context, m *core.Message) (*core.Messag
 		return nil, nil
 	}
 	reply := m.Reply(core.RawBody(call.out))
+	attach(reply, replyPackaging(m), call.atts)
 	reply.Envelope.Headers = append(reply.Envelope.Headers, call.headers...)
 	if len(call.parts) > 0 {
 		reply.Attachments = append(reply.Attachments, call.parts...)
@@ -182,6 +183,7 @@ type SkeletonCall struct {
 	m       *core.Message
 	op      *SkeletonOperation
 	out     []byte
+	atts    []*core.Attachment // the parts the reply's body names (MTOM)
 	headers []core.HeaderBlock
 	parts   []*core.Attachment // the reply's MIME parts (WritePart)
 	refused bool
@@ -229,7 +231,9 @@ func (c *SkeletonCall) Header(space, local string, required bool, read func(d *x
 	return found, nil
 }
 
-// Write writes the reply's body with write (in the binding's encoding).
+// Write writes the reply's body with write (in the binding's encoding),
+// in the request's packaging: an MTOM request is answered as MTOM, its
+// core.Binary values as parts; any other as a plain envelope.
 // An error is the server's: the value the operation returned does not fit
 // the contract.
 func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
@@ -237,13 +241,14 @@ func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
 	if c.op.Encoded {
 		e.SetEncoded(c.m.Version())
 	}
+	e.SetPackaging(replyPackaging(c.m))
 	if err := write(e); err != nil {
 		return fmt.Errorf("wsdl: %s: the reply does not fit the contract: %w", c.op.Name, err)
 	}
 	if err := e.Flush(); err != nil {
 		return err
 	}
-	c.out = e.Bytes()
+	c.out, c.atts = e.Bytes(), e.Attachments()
 	return nil
 }
 

@@ -22,16 +22,20 @@ type Stub struct {
 	sender  core.Sender
 	version core.Version
 	address string
+	// packaging is how requests are sent (WithPackaging; a generated
+	// client passes core.MTOM first when the port's policy requires it)
+	packaging core.Packaging
 }
 
 // StubOption configures NewStub (a generated client's constructor).
 type StubOption interface{ applyStub(*stubConfig) }
 
 type stubConfig struct {
-	address string
-	set     bool
-	version core.Version
-	sender  core.Sender
+	address   string
+	set       bool
+	version   core.Version
+	sender    core.Sender
+	packaging core.Packaging
 }
 
 type stubOptionFunc func(*stubConfig)
@@ -71,7 +75,7 @@ func NewStub(rt core.RoundTripper, v core.Version, address string, opts ...StubO
 	for _, o := range opts {
 		o.applyStub(&cfg)
 	}
-	return &Stub{rt: rt, sender: cfg.sender, version: cfg.version, address: cfg.address}
+	return &Stub{rt: rt, sender: cfg.sender, version: cfg.version, address: cfg.address, packaging: cfg.packaging}
 }
 
 // Address returns the port's address (where the RoundTripper should go).
@@ -131,7 +135,7 @@ func (s *Stub) call(ctx context.Context, op *StubOperation, write func(*xsd.Enco
 	if cfg.headers != nil || cfg.replyHeaders != nil {
 		return fmt.Errorf("wsdl: %s: a generated client takes header parts as arguments, not WithHeader or WithReplyHeader", op.Name)
 	}
-	m, err := s.request(op, write, headers)
+	m, err := s.request(op, write, headers, requestPackaging(&cfg, s.packaging))
 	if err != nil {
 		return err
 	}
@@ -202,11 +206,12 @@ func (s *Stub) call(ctx context.Context, op *StubOperation, write func(*xsd.Enco
 }
 
 // request builds the request envelope.
-func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader) (*core.Message, error) {
+func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader, p core.Packaging) (*core.Message, error) {
 	e := xsd.NewBytesEncoder(nil)
 	if op.Encoded {
 		e.SetEncoded(s.version)
 	}
+	e.SetPackaging(p)
 	if err := write(e); err != nil {
 		return nil, fmt.Errorf("wsdl: %s: the input does not fit the contract: %w", op.Name, err)
 	}
@@ -214,6 +219,7 @@ func (s *Stub) request(op *StubOperation, write func(*xsd.Encoder) error, header
 		return nil, err
 	}
 	m := core.NewMessage(s.version, core.RawBody(e.Bytes()))
+	attach(m, p, e.Attachments())
 	for _, h := range headers {
 		if h.Write == nil {
 			if h.Required {

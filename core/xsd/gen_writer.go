@@ -22,6 +22,10 @@ type Encoder struct {
 	path    []string
 	encoded core.Version
 	top     bool // the envelope's encodingStyle goes on the next element
+	// packaging and attachments: how Binary writes core.Binary values, and
+	// the parts it named (binary.go)
+	packaging   core.Packaging
+	attachments []*core.Attachment
 }
 
 // NewEncoder returns an Encoder writing to w. Call Flush at the end.

@@ -94,6 +94,11 @@ type Element struct {
 	InGroup     *Group
 	Constraints []*IdentityConstraint
 	Schema      *Schema
+	// ExpectedContentTypes is the declaration's xmime:expectedContentTypes
+	// attribute ("image/png, image/*"), "" when it has none: the media
+	// types a base64Binary value may have, and the mark of a binary that
+	// travels as an MTOM part (see MIMEBinary).
+	ExpectedContentTypes string
 }
 
 func (e *Element) Location() Loc         { return e.Loc }

@@ -46,6 +46,9 @@ func (p *sp) elementDecl(n *xmldoc.Node, global bool, scope *ComplexType, group 
 	}
 	e.Block, _ = n.Attr("block")
 	e.Final, _ = n.Attr("final")
+	if v, ok := n.AttrNS(NamespaceXMLMime, "expectedContentTypes"); ok {
+		e.ExpectedContentTypes = strings.TrimSpace(v)
+	}
 	if t, ok := p.qname(n, "type"); ok {
 		e.TypeName = t
 	}
