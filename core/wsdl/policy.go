@@ -158,31 +158,33 @@ func (cr *reader) policyRequires(n *xmldoc.Node, depth int, steps *int) bool {
 	return false
 }
 
-// appliedPolicy reports whether n is a wsp:Policy that holds no assertion
-// but the MTOM one, or a wsp:PolicyReference to such a policy defined
+// appliedPolicy reports whether n is a wsp:Policy that holds the MTOM
+// assertion and no other, or a wsp:PolicyReference to such a policy defined
 // before it: what soapwire applies whole (no warning).
 func (cr *reader) appliedPolicy(n *xmldoc.Node) bool {
-	steps := 0
-	return cr.mtomOnly(n, 0, &steps)
+	steps, found := 0, false
+	return cr.mtomOnly(n, 0, &steps, &found) && found
 }
 
 // mtomOnly reports whether the policy expression n holds no assertion but
-// the MTOM one (following references to policies already read).
-func (cr *reader) mtomOnly(n *xmldoc.Node, depth int, steps *int) bool {
+// the MTOM one (following references to policies already read); found is
+// set when it holds that one.
+func (cr *reader) mtomOnly(n *xmldoc.Node, depth int, steps *int, found *bool) bool {
 	if *steps++; depth > maxPolicyDepth || *steps > maxPolicySteps {
 		return false
 	}
 	switch {
 	case n.Is(NamespaceMTOMPolicy, "OptimizedMimeSerialization"):
+		*found = true
 		return true
 	case !isPolicyNS(n.Name.Space):
 		return false
 	case n.Name.Local == "PolicyReference":
 		p := cr.policies[attrNS(n, "", "URI")]
-		return p != nil && cr.mtomOnly(p, depth+1, steps)
+		return p != nil && cr.mtomOnly(p, depth+1, steps, found)
 	case n.Name.Local == "Policy" || n.Name.Local == "All" || n.Name.Local == "ExactlyOne":
 		for _, c := range n.Elements() {
-			if !cr.mtomOnly(c, depth+1, steps) {
+			if !cr.mtomOnly(c, depth+1, steps, found) {
 				return false
 			}
 		}

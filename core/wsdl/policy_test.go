@@ -69,6 +69,7 @@ func TestPolicyMTOM(t *testing.T) {
 		{name: "one alternative", binding: `<wsp:Policy><wsp:ExactlyOne><wsp:All>` + mtom + `</wsp:All><wsp:All/></wsp:ExactlyOne></wsp:Policy>`},
 		{name: "dangling", binding: `<wsp:PolicyReference URI="#Nothing"/>`, warnsPolicy: true},
 		{name: "security only", defs: named("S", `<sp:TransportBinding/>`), binding: `<wsp:PolicyReference URI="#S"/>`, warnsPolicy: true},
+		{name: "empty policy", binding: `<wsp:Policy/>`, warnsPolicy: true},
 		{name: "none"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
