@@ -28,6 +28,9 @@ type Client struct {
 	rt       core.RoundTripper
 	literal  *xsd.Codec
 	encoded  *xsd.Codec
+	// packaging is how requests are sent: WithPackaging's, else the
+	// port's policy's (Endpoint.MTOM)
+	packaging core.Packaging
 }
 
 // ClientOption configures NewClient and Contract.FindEndpoint.
@@ -140,7 +143,10 @@ func NewClient(c *Contract, rt core.RoundTripper, opts ...ClientOption) (*Client
 	if cfg.lenient {
 		copts = append(copts, xsd.Lenient())
 	}
-	cl := &Client{contract: c, ep: ep, rt: rt, literal: xsd.NewCodec(c.Schemas, copts...)}
+	cl := &Client{contract: c, ep: ep, rt: rt, literal: xsd.NewCodec(c.Schemas, copts...), packaging: policyPackaging(ep)}
+	if cfg.packagingSet {
+		cl.packaging = cfg.packaging
+	}
 	cl.encoded = xsd.NewCodec(c.Schemas, append(copts, xsd.Encoded(ep.Version))...)
 	return cl, nil
 }
@@ -319,6 +325,9 @@ func (cl *Client) request(sig *Signature, in any, opts []CallOption) (*core.Mess
 		return nil, fmt.Errorf("wsdl: %s: the input does not fit the contract: %w", sig.Name, err)
 	}
 	m := core.NewMessage(cl.ep.Version, core.RawBody(body))
+	// the reflective codec writes binary values inline: under MTOM the
+	// envelope is the root of an XOP package without parts
+	m.Packaging = requestPackaging(&cfg, cl.packaging)
 	m.Action = sig.Action
 	if cfg.actionSet {
 		m.Action = cfg.action

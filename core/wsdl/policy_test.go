@@ -1,6 +1,7 @@
 package wsdl_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/wsdl"
 	"github.com/soapwire/soapwire/core/xsd"
 )
@@ -100,4 +102,35 @@ func TestPolicyReferencesBounded(t *testing.T) {
 	}
 	ct := policyContract(t, defs.String(), `<wsp:PolicyReference URI="#P0"/>`, "")
 	assert.False(t, endpoint(t, ct, "S", "P").MTOM)
+}
+
+// TestClientPackaging: the run-time client sends its requests in an MTOM
+// package when the port's policy requires MTOM (its binary values inline,
+// as the reflective codec writes them), in a plain envelope otherwise;
+// WithPackaging on NewClient or on the call decides instead.
+func TestClientPackaging(t *testing.T) {
+	mtom := policyContract(t, "", `<wsp:Policy><wsoma:OptimizedMimeSerialization/></wsp:Policy>`, "")
+	plain := policyContract(t, "", "", "")
+	for _, c := range []struct {
+		name string
+		ct   *wsdl.Contract
+		opts []wsdl.ClientOption
+		call []wsdl.CallOption
+		want core.Packaging
+	}{
+		{"policy", mtom, nil, nil, core.MTOM},
+		{"no policy", plain, nil, nil, core.Inline},
+		{"client option", mtom, []wsdl.ClientOption{wsdl.WithPackaging(core.Inline)}, nil, core.Inline},
+		{"call option", plain, nil, []wsdl.CallOption{wsdl.WithPackaging(core.MTOM)}, core.MTOM},
+	} {
+		cl, err := wsdl.NewClient(c.ct, nil, c.opts...)
+		require.NoError(t, err, c.name)
+		m, err := cl.Request("op", []byte("hi"), c.call...)
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.want, m.Packaging, c.name)
+		var buf bytes.Buffer
+		_, err = m.WriteTo(&buf)
+		require.NoError(t, err, c.name)
+		assert.Contains(t, buf.String(), ">aGk=<", c.name)
+	}
 }

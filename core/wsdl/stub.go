@@ -119,7 +119,8 @@ type StubHeader struct {
 // returned as the error its StubFault.Read makes; any other fault as the
 // *core.Fault; a reply that does not fit is a *ReplyError; values that do
 // not fit the contract are an error before anything is sent. Of the
-// CallOptions only WithAction applies (header parts are arguments).
+// CallOptions WithAction and WithPackaging apply (header parts are
+// arguments).
 func (s *Stub) Call(ctx context.Context, op *StubOperation, write func(*xsd.Encoder) error, headers []StubHeader,
 	read func(*xsd.Decoder) error, replyHeaders []StubHeader, opts ...CallOption) error {
 	return s.call(ctx, op, write, headers, nil, read, replyHeaders, nil, opts)
