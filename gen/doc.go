@@ -45,6 +45,7 @@
 //	dateTime, date, time, g*                     time.Time (soapenc.NoZone() for no zone)
 //	duration                                     xsd.Duration (years and months kept)
 //	base64Binary, hexBinary                      []byte
+//	base64Binary with xmime:expectedContentTypes core.Binary (an MTOM part; WithBinary: every one)
 //	QName, NOTATION                              xml.Name
 //	NMTOKENS, IDREFS, ENTITIES, list types       a slice of the item type
 //	anyType                                      xsd.RawXML (the element as it is)
