@@ -21,15 +21,15 @@ import (
 	"github.com/soapwire/soapwire/internal/interop/genmtom/mtomdocs"
 )
 
-// docsImpl is the generated server's implementation: it reads the
+// mtomDocsImpl is the generated server's implementation: it reads the
 // document, notes the Content-ID of the value it got (a part's own, or a
 // fresh one for inline base64) and answers a copy of it.
-type docsImpl struct {
+type mtomDocsImpl struct {
 	mu  sync.Mutex
 	ids []string
 }
 
-func (d *docsImpl) Store(ctx context.Context, in *mtomdocs.Store) (*mtomdocs.StoreResponse, error) {
+func (d *mtomDocsImpl) Store(ctx context.Context, in *mtomdocs.Store) (*mtomdocs.StoreResponse, error) {
 	rc, err := in.Doc.Open()
 	if err != nil {
 		return nil, err
@@ -45,20 +45,20 @@ func (d *docsImpl) Store(ctx context.Context, in *mtomdocs.Store) (*mtomdocs.Sto
 	return &mtomdocs.StoreResponse{Size: n, Copy: xsd.Some(core.NewBinary(in.Doc.Attachment()))}, nil
 }
 
-// wire is what went over HTTP: the request's and the reply's Content-Type
+// mtomWire is what went over HTTP: the request's and the reply's Content-Type
 // and bytes.
-type wire struct {
+type mtomWire struct {
 	reqType, replyType string
 	req, reply         []byte
 }
 
-// tap records the exchanges of an HTTP client.
-type tap struct {
+// mtomTap records the exchanges of an HTTP client.
+type mtomTap struct {
 	mu  sync.Mutex
-	got []wire
+	got []mtomWire
 }
 
-func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
+func (t *mtomTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	req, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, err
@@ -75,20 +75,20 @@ func (t *tap) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(reply))
 	t.mu.Lock()
-	t.got = append(t.got, wire{r.Header.Get("Content-Type"), resp.Header.Get("Content-Type"), req, reply})
+	t.got = append(t.got, mtomWire{r.Header.Get("Content-Type"), resp.Header.Get("Content-Type"), req, reply})
 	t.mu.Unlock()
 	return resp, nil
 }
 
-func (t *tap) last() wire {
+func (t *mtomTap) last() mtomWire {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.got[len(t.got)-1]
 }
 
-// docBytes is a 1 MiB document whose every 3-byte group differs from its
+// mtomDocBytes is a 1 MiB document whose every 3-byte group differs from its
 // neighbours', so its base64 has no long repeats to be found by chance.
-func docBytes() []byte {
+func mtomDocBytes() []byte {
 	b := make([]byte, 1<<20)
 	for i := range b {
 		b[i] = byte(i*7 + i>>8 + i>>16)
@@ -96,7 +96,7 @@ func docBytes() []byte {
 	return b
 }
 
-func readAll(t *testing.T, b core.Binary) []byte {
+func mtomReadAll(t *testing.T, b core.Binary) []byte {
 	t.Helper()
 	rc, err := b.Open()
 	require.NoError(t, err)
@@ -106,10 +106,10 @@ func readAll(t *testing.T, b core.Binary) []byte {
 	return data
 }
 
-// assertMTOM checks that a message went as an MTOM package carrying doc as
+// mtomAssertPackage checks that a message went as an MTOM package carrying doc as
 // a part: multipart/related of XOP, an xop:Include in the root, no base64
 // of doc anywhere, doc's bytes as they are.
-func assertMTOM(t *testing.T, contentType string, body, doc []byte) {
+func mtomAssertPackage(t *testing.T, contentType string, body, doc []byte) {
 	t.Helper()
 	mt, params, err := mime.ParseMediaType(contentType)
 	require.NoError(t, err)
@@ -122,9 +122,9 @@ func assertMTOM(t *testing.T, contentType string, body, doc []byte) {
 	assert.Less(t, len(body), len(doc)+4<<10, "the package is the document and little more")
 }
 
-// assertInline checks that a message went as a plain envelope with doc in
+// mtomAssertInline checks that a message went as a plain envelope with doc in
 // base64.
-func assertInline(t *testing.T, contentType string, body, doc []byte) {
+func mtomAssertInline(t *testing.T, contentType string, body, doc []byte) {
 	t.Helper()
 	mt, _, err := mime.ParseMediaType(contentType)
 	require.NoError(t, err)
@@ -143,12 +143,12 @@ func assertInline(t *testing.T, contentType string, body, doc []byte) {
 // without the policy, and the MTOM port with wsdl.WithPackaging(core.Inline),
 // send it inline in base64 and are answered inline.
 func TestGeneratedMTOMRoundTrip(t *testing.T) {
-	impl := &docsImpl{}
+	impl := &mtomDocsImpl{}
 	srv := httptest.NewServer(soaphttp.NewHandler(mtomdocs.NewDocsServer(impl)))
 	t.Cleanup(srv.Close)
-	tp := &tap{}
+	tp := &mtomTap{}
 	rt := soaphttp.NewTransport(srv.URL, soaphttp.WithClient(&http.Client{Transport: tp}))
-	doc := docBytes()
+	doc := mtomDocBytes()
 	thumb := []byte("\x89PNG small")
 
 	call := func(t *testing.T, store func(context.Context, *mtomdocs.Store, ...wsdl.CallOption) (*mtomdocs.StoreResponse, error)) *mtomdocs.StoreResponse {
@@ -160,7 +160,7 @@ func TestGeneratedMTOMRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, int64(len(doc)), out.Size)
 		require.False(t, out.Copy.Nil)
-		assert.True(t, bytes.Equal(doc, readAll(t, out.Copy.Value)), "the copy comes back intact")
+		assert.True(t, bytes.Equal(doc, mtomReadAll(t, out.Copy.Value)), "the copy comes back intact")
 		return out
 	}
 
@@ -168,24 +168,24 @@ func TestGeneratedMTOMRoundTrip(t *testing.T) {
 		c := mtomdocs.NewDocsMTOMClient(rt)
 		call(t, c.Store)
 		w := tp.last()
-		assertMTOM(t, w.reqType, w.req, doc)
+		mtomAssertPackage(t, w.reqType, w.req, doc)
 		assert.Contains(t, string(w.req), "Content-ID: <"+impl.ids[len(impl.ids)-1]+">", "the server's value is the part itself")
 		assert.Contains(t, string(w.req), `contentType="image/png"`, "xmime:contentType written")
-		assertMTOM(t, w.replyType, w.reply, doc)
+		mtomAssertPackage(t, w.replyType, w.reply, doc)
 	})
 	t.Run("NoPolicy", func(t *testing.T) {
 		c := mtomdocs.NewDocsPlainClient(rt)
 		call(t, c.Store)
 		w := tp.last()
-		assertInline(t, w.reqType, w.req, doc)
-		assertInline(t, w.replyType, w.reply, doc)
+		mtomAssertInline(t, w.reqType, w.req, doc)
+		mtomAssertInline(t, w.replyType, w.reply, doc)
 	})
 	t.Run("Override", func(t *testing.T) {
 		c := mtomdocs.NewDocsMTOMClient(rt, wsdl.WithPackaging(core.Inline))
 		call(t, c.Store)
 		w := tp.last()
-		assertInline(t, w.reqType, w.req, doc)
-		assertInline(t, w.replyType, w.reply, doc)
+		mtomAssertInline(t, w.reqType, w.req, doc)
+		mtomAssertInline(t, w.replyType, w.reply, doc)
 	})
 	t.Run("PerCall", func(t *testing.T) {
 		c := mtomdocs.NewDocsPlainClient(rt)
@@ -193,7 +193,7 @@ func TestGeneratedMTOMRoundTrip(t *testing.T) {
 			return c.Store(ctx, in, wsdl.WithPackaging(core.MTOM))
 		})
 		w := tp.last()
-		assertMTOM(t, w.reqType, w.req, doc)
-		assertMTOM(t, w.replyType, w.reply, doc)
+		mtomAssertPackage(t, w.reqType, w.req, doc)
+		mtomAssertPackage(t, w.replyType, w.reply, doc)
 	})
 }
