@@ -143,6 +143,7 @@ func (b *Binary) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 		defer func() { x.take, x.taken = false, nil }()
 	}
 	s := &binarySpool{lim: c.lim, msg: c.msg()}
+	var taken *Attachment // a header block's include
 	for done := false; !done; {
 		tok, err := d.Token()
 		if err != nil {
@@ -156,6 +157,15 @@ func (b *Binary) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 				return err
 			}
 		case xml.StartElement:
+			if c.hdr != nil && t.Name.Space == NamespaceXOP && t.Name.Local == "Include" && taken == nil {
+				a, err := c.headerPart(d, t)
+				if err != nil {
+					s.abort()
+					return err
+				}
+				taken = a
+				continue
+			}
 			s.abort()
 			return &Fault{Code: CodeSender, Reason: fmt.Sprintf("element %s inside the base64Binary value %s", t.Name.Local, start.Name.Local)}
 		case xml.EndElement:
@@ -165,6 +175,11 @@ func (b *Binary) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	if x != nil && x.taken != nil {
 		s.abort()
 		b.att = x.taken
+		return nil
+	}
+	if taken != nil {
+		s.abort()
+		b.att = taken
 		return nil
 	}
 	if ref, ok := s.swaRef(); ok {
@@ -192,6 +207,7 @@ func (b *Binary) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 // and Binary that no other Unmarshaler sees.
 type binaryContext struct {
 	in  *inbound
+	hdr *headerXOP // a header block's (HeaderBlock.Decode)
 	lim Limits
 }
 
@@ -201,10 +217,34 @@ const binaryContextLabel = "x-soapwire-binary-context"
 func (c *binaryContext) Read([]byte) (int, error) { return 0, io.EOF }
 
 func (c *binaryContext) msg() *Message {
-	if c.in == nil {
-		return nil
+	switch {
+	case c.in != nil:
+		return c.in.msg
+	case c.hdr != nil:
+		return c.hdr.msg
 	}
-	return c.in.msg
+	return nil
+}
+
+// headerPart returns the part an xop:Include t in a header block names
+// (checked when the package was read), its end read.
+func (c *binaryContext) headerPart(d *xml.Decoder, t xml.StartElement) (*Attachment, error) {
+	href := ""
+	for _, a := range t.Attr {
+		if a.Name.Space == "" && a.Name.Local == "href" {
+			href = a.Value
+		}
+	}
+	if err := d.Skip(); err != nil {
+		return nil, err
+	}
+	id := normalizeCID(href)
+	for _, a := range c.hdr.parts {
+		if a.ID == id && id != "" {
+			return a, nil
+		}
+	}
+	return nil, &Fault{Code: CodeSender, Reason: fmt.Sprintf("an xop:Include names the part <%s>, which the package does not have", id)}
 }
 
 // binaryContextOf asks d for the context Body.Decode gave it; without one

@@ -423,7 +423,7 @@ func (in *inbound) next() (*xmltok.Token, bool, error) {
 		}
 	}
 	d := in.r.Depth()
-	if t.Kind == xmltok.StartElement && in.p != nil && isInclude(t) {
+	if t.Kind == xmltok.StartElement && (in.p != nil || in.xop != nil) && isInclude(t) {
 		return in.include(t, d)
 	}
 	child := false

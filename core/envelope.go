@@ -24,6 +24,13 @@ type Envelope struct {
 // When writing, the fields win: if Role, MustUnderstand, Relay or
 // EncodingStyle differ from what XML says (or XML is nil), the start tag is
 // rewritten with the SOAP attributes of the envelope's version.
+//
+// A block read from an MTOM package may hold xop:Include elements, checked
+// when the package is read (ReadPackage) and kept in XML as they were:
+// Decode takes a Binary holding one as its part, and the block can be
+// written only into an MTOM package (any message's: the parts it names are
+// carried with it). Outside an MTOM package, a block with an xop:Include is
+// refused when read (ReadMessage, ReadPackage).
 type HeaderBlock struct {
 	Name           xml.Name // namespace URI and local name, never a prefix
 	Role           string   // 1.1 actor / 1.2 role; "" = the ultimate receiver
@@ -32,7 +39,8 @@ type HeaderBlock struct {
 	EncodingStyle  string // encodingStyle attribute, if any
 	XML            []byte
 
-	as blockAttrs // what XML's SOAP attributes say, when read
+	as  blockAttrs // what XML's SOAP attributes say, when read
+	xop *headerXOP // the block was read with an xop:Include in it
 }
 
 type blockAttrs struct {
@@ -47,9 +55,19 @@ func (b *HeaderBlock) verbatim(v Version) bool {
 		a.relay == b.Relay && a.enc == b.EncodingStyle
 }
 
-// Decode unmarshals the block's XML into v with encoding/xml.
+// Decode unmarshals the block's XML into v with encoding/xml. In a block
+// read from an MTOM message, a Binary holding an xop:Include is its part
+// (as in the body).
 func (b *HeaderBlock) Decode(v any) error {
-	if err := xml.Unmarshal(b.XML, v); err != nil {
+	var err error
+	if b.xop != nil && b.xop.msg != nil {
+		d := xml.NewDecoder(bytes.NewReader(b.XML))
+		d.CharsetReader = b.xop.contextReader()
+		err = d.Decode(v)
+	} else {
+		err = xml.Unmarshal(b.XML, v)
+	}
+	if err != nil {
 		return &Fault{Code: CodeSender, Reason: fmt.Sprintf("header block %s: %v", qnameString(b.Name), err), Cause: err}
 	}
 	return nil
@@ -288,6 +306,11 @@ type headerExtra struct {
 }
 
 func writeBlock(x *xmlWriter, b *HeaderBlock, v Version, envPrefix string) error {
+	if b.xop != nil && b.xop.msg != nil {
+		if err := x.blockIncludes(b); err != nil {
+			return err
+		}
+	}
 	if b.verbatim(v) {
 		x.Write(b.XML)
 		return x.err

@@ -41,7 +41,22 @@ func NewMessage(v Version, body Body) *Message {
 
 // ReadMessage reads an envelope (see ReadEnvelope) and moves its
 // WS-Addressing 1.0 headers into the Message fields.
+//
+// A header block holding an xop:Include is refused (a Sender fault): only
+// an MTOM package (ReadPackage) has parts for it to name.
 func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
+	m, err := readMessage(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.refuseHeaderIncludes("an envelope alone"); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readMessage is ReadMessage without the header blocks' includes checked.
+func readMessage(r io.Reader, lim Limits) (*Message, error) {
 	st, err := readEnvelope(r, lim)
 	if err != nil {
 		return nil, err
@@ -54,6 +69,19 @@ func ReadMessage(r io.Reader, lim Limits) (*Message, error) {
 // the body is read from it when consumed, so data must not change until
 // then.
 func ReadMessageBytes(data []byte, lim Limits) (*Message, error) {
+	m, err := readMessageBytes(data, lim)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.refuseHeaderIncludes("an envelope alone"); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readMessageBytes is ReadMessageBytes without the header blocks' includes
+// checked.
+func readMessageBytes(data []byte, lim Limits) (*Message, error) {
 	st, err := readEnvelopeBytes(data, lim)
 	if err != nil {
 		return nil, err

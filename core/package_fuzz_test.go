@@ -22,6 +22,11 @@ func FuzzReadPackage(f *testing.F) {
 	f.Add(ct, []byte(pkPackage(
 		pkPart{`Content-Type: application/xop+xml; type="text/xml"` + "\r\nContent-ID: <root@x>\r\n", xoEnvelope(xoInclude("cid:img@x"))},
 		pkPart{"Content-Type: image/png\r\nContent-ID: <img@x>\r\n", "PNG"})))
+	f.Add(ct, []byte(pkPackage( // an include in a header block
+		pkPart{`Content-Type: application/xop+xml; type="text/xml"` + "\r\nContent-ID: <root@x>\r\n",
+			`<s:Envelope xmlns:s="` + core.NamespaceV11 + `" xmlns:xop="` + core.NamespaceXOP + `"><s:Header><h:T xmlns:h="urn:h"><h:v>` +
+				`<xop:Include href="cid:img@x"/></h:v></h:T></s:Header><s:Body><p:x xmlns:p="urn:p"/></s:Body></s:Envelope>`},
+		pkPart{"Content-Type: image/png\r\nContent-ID: <img@x>\r\n", "PNG"})))
 	f.Add("multipart/related; boundary=B", []byte(pkPackage(pkPart{"Content-Type: text/xml\r\n", env},
 		pkPart{"Content-Transfer-Encoding: base64\r\nContent-ID: <a@x>\r\n", "UE5H"},
 		pkPart{"Content-Transfer-Encoding: quoted-printable\r\n", "a=3Db"})))

@@ -31,6 +31,10 @@ import (
 //   - anything else: ReadMessage(CharsetReader(charset, r), lim), the
 //     charset being contentType's; m.Packaging is Inline.
 //
+// The xop:Include elements of an MTOM message's header blocks are checked
+// here, by the rules of the body's (a Sender fault naming the block); an
+// SwA package's header block holding one is refused (see HeaderBlock).
+//
 // Errors are *Fault. A package is bounded by lim (MaxParts,
 // MaxPartBytes, MaxPackageBytes, MaxPartHeaderBytes; MaxBytes bounds the
 // root): crossing a bound is a Sender fault with ErrTooLarge (a size) or
@@ -211,11 +215,11 @@ func (pr *packageReader) envelope(root *Attachment, rootType string, params map[
 	var m *Message
 	charset := rparams["charset"]
 	if root.spool != nil {
-		m, err = ReadMessage(CharsetReader(charset, io.NewSectionReader(root.spool.file(), root.off, root.size)), pr.lim)
+		m, err = readMessage(CharsetReader(charset, io.NewSectionReader(root.spool.file(), root.off, root.size)), pr.lim)
 	} else if cs := strings.ToLower(charset); strings.HasPrefix(cs, "utf-16") {
-		m, err = ReadMessage(CharsetReader(charset, bytes.NewReader(root.data)), pr.lim)
+		m, err = readMessage(CharsetReader(charset, bytes.NewReader(root.data)), pr.lim)
 	} else {
-		m, err = ReadMessageBytes(root.data, pr.lim)
+		m, err = readMessageBytes(root.data, pr.lim)
 	}
 	if err != nil {
 		return nil, err
@@ -233,6 +237,11 @@ func (pr *packageReader) envelope(root *Attachment, rootType string, params map[
 	}
 	if packaging == MTOM {
 		m.enableXOP()
+		if err := m.resolveHeaderIncludes(parts, pr.lim); err != nil {
+			return nil, err
+		}
+	} else if err := m.refuseHeaderIncludes("an SwA package"); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -78,6 +78,9 @@ func (p *parser) block(t *xmltok.Token, start int64, b *HeaderBlock) error {
 			p.nu = append(p.nu, n)
 		}
 	}
+	if isInclude(t) {
+		b.xop = new(headerXOP)
+	}
 	upgrade := t.Name.Is(NamespaceV12, "Upgrade")
 	if upgrade && p.upg == nil {
 		p.upg = []Version{}
@@ -128,6 +131,9 @@ outer:
 		}
 		if upgrade && t.Kind == xmltok.StartElement && p.r.Depth() == depth+1 && t.Name.Is(NamespaceV12, "SupportedEnvelope") {
 			p.supported(t)
+		}
+		if t.Kind == xmltok.StartElement && b.xop == nil && isInclude(t) {
+			b.xop = new(headerXOP) // checked and resolved by ReadPackage, refused elsewhere
 		}
 		x.rawToken(t, p.r.Raw())
 	}

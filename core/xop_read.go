@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
@@ -42,8 +43,10 @@ type xopState struct {
 	// but handed over (taken)
 	take    bool
 	taken   *Attachment
-	discard bool          // the body is being discarded: includes are checked, not read
-	parts   []*Attachment // the package's parts, as read
+	discard bool           // the body is being discarded: includes are checked, not read
+	parts   []*Attachment  // the package's parts, as read
+	block   bool           // the stream is a header block's (resolveHeaderIncludes)
+	named   *[]*Attachment // the parts the includes name, collected (a header block's)
 }
 
 // xopChunkBytes is how much of a part one text token holds (a multiple of
@@ -99,6 +102,9 @@ func (in *inbound) include(t *xmltok.Token, d int) (*xmltok.Token, bool, error) 
 		return nil, false, in.xopFault("an xop:Include in a message that is not an XOP package (MTOM)")
 	}
 	if d == in.depth+1 {
+		if x.block {
+			return nil, false, in.xopFault("an xop:Include as a header block (it must be inside one)")
+		}
 		return nil, false, in.xopFault("an xop:Include directly in the Body")
 	}
 	if !x.fresh {
@@ -133,6 +139,9 @@ func (in *inbound) include(t *xmltok.Token, d int) (*xmltok.Token, bool, error) 
 		switch {
 		case c.Kind == xmltok.EndElement:
 			x.beside, x.fresh = d-1, false
+			if x.named != nil && !slices.Contains(*x.named, att) {
+				*x.named = append(*x.named, att)
+			}
 			if x.take {
 				x.taken = att
 				return in.next()
