@@ -90,3 +90,41 @@ func ExampleReadPackage() {
 	// Output:
 	// SwA Note image/png 8 bytes true
 }
+
+// A message read as MTOM and written again (what a core.Node intermediary
+// forwarding it does): its xop:Include still names the part, which is
+// written once; written Inline, the Include becomes the part's base64.
+func ExampleMessage_Write_forwardMTOM() {
+	m := core.NewMessage(core.V11, core.Body{})
+	m.Packaging = core.MTOM
+	doc := m.AttachBinary(core.BytesAttachment("application/pdf", []byte("%PDF-1.7 ...")))
+	m.Envelope.Body = core.ValueBody(&Upload{Name: "invoice.pdf", Doc: doc})
+	var wire bytes.Buffer
+	if _, err := m.WriteTo(&wire); err != nil {
+		fmt.Println(err)
+		return
+	}
+	ct := m.ContentType()
+
+	for _, p := range []core.Packaging{core.MTOM, core.Inline} {
+		in, err := core.ReadPackage(bytes.NewReader(wire.Bytes()), ct, core.Limits{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		in.Packaging = p // how the next hop gets it
+		var out bytes.Buffer
+		if _, err := in.WriteTo(&out); err != nil {
+			fmt.Println(err)
+			return
+		}
+		in.Close()
+		s := out.String()
+		fmt.Printf("%s: %d xop:Include, %d part, the bytes %d times, inline base64: %v\n", p,
+			strings.Count(s, "Include "), strings.Count(s, "Content-ID: <"+doc.Attachment().ID+">"),
+			strings.Count(s, "%PDF-1.7 ..."), strings.Contains(s, "JVBERi0xLjcgLi4u"))
+	}
+	// Output:
+	// MTOM: 1 xop:Include, 1 part, the bytes 1 times, inline base64: false
+	// inline: 0 xop:Include, 0 part, the bytes 0 times, inline base64: true
+}
