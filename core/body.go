@@ -529,10 +529,13 @@ func (in *inbound) copyTo(x *xmlWriter, v Version, prefix string) error {
 }
 
 // newFragment streams the top-level elements of raw XML (an outbound body).
-func newFragment(raw []byte) *inbound {
+func newFragment(raw []byte) *inbound { return newFragmentLim(raw, Limits{}.resolved()) }
+
+// newFragmentLim streams raw's top-level elements within lim (resolved).
+func newFragmentLim(raw []byte, lim Limits) *inbound {
 	// Wrap in a synthetic root so several children and text are allowed.
 	src := io.MultiReader(bytes.NewReader([]byte("<_>")), bytes.NewReader(raw), bytes.NewReader([]byte("</_>")))
-	r := xmltok.NewReader(src, Limits{}.resolved().tokenizer())
+	r := xmltok.NewReader(src, lim.tokenizer())
 	in := &inbound{r: r, depth: 1}
 	if _, err := r.Next(); err != nil {
 		in.fail(in.wrapErr(err))

@@ -58,12 +58,21 @@ func (m *Message) releaseBody(err error) {
 // from an MTOM package with parts) as the body's are checked, and notes
 // the parts each names.
 func (m *Message) resolveHeaderIncludes(parts []*Attachment, lim Limits) error {
+	// the blocks were read within lim; namespace-complete, a block's start
+	// tag also declares what the Envelope and the Header declared
+	flim := lim
+	if flim.MaxNSDecls > 0 {
+		flim.MaxNSDecls *= 3
+	}
+	if flim.MaxHeaderBytes > 0 {
+		flim.MaxHeaderBytes *= maxCompletion
+	}
 	for i := range m.Envelope.Headers {
 		b := &m.Envelope.Headers[i]
 		if b.xop == nil {
 			continue
 		}
-		in := newFragment(b.XML)
+		in := newFragmentLim(b.XML, flim)
 		in.v, in.msg = m.Version(), m
 		var named []*Attachment
 		in.xop = &xopState{beside: -1, parts: parts, discard: true, block: true, named: &named}

@@ -144,3 +144,27 @@ func TestXOPHeaderIncludeRefusals(t *testing.T) {
 		assert.Contains(t, f.Reason, "an xop:Include in an SwA package")
 	})
 }
+
+// A block's includes are checked within the limits the package was read
+// with, not the defaults: a block nested deeper than the default MaxDepth,
+// or declaring (with the Envelope's) more namespaces than the default
+// MaxNSDecls, read under raised limits, resolves.
+func TestXOPHeaderIncludeUnderRaisedLimits(t *testing.T) {
+	deep := strings.Repeat("<h:n>", 140) + `<xop:Include href="cid:key@x"/>` + strings.Repeat("</h:n>", 140)
+	var decls strings.Builder
+	for i := range 30 {
+		decls.WriteString(` xmlns:e` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `="urn:e"`)
+	}
+	env := strings.Replace(xhEnvelope(`<h:Token xmlns:h="urn:example:h"`+strings.ReplaceAll(decls.String(), "xmlns:e", "xmlns:f")+`><h:value>`+deep+`</h:value></h:Token>`),
+		"<s:Envelope ", "<s:Envelope"+decls.String()+" ", 1)
+	pkg := pkPackage(
+		pkPart{`Content-Type: application/xop+xml; charset=UTF-8; type="text/xml"` + "\r\n", env},
+		pkPart{"Content-Type: image/png\r\nContent-ID: <img@x>\r\n", "PNG"},
+		pkPart{"Content-Type: application/octet-stream\r\nContent-ID: <key@x>\r\n", "KEY bytes"},
+	)
+	m, err := core.ReadPackage(strings.NewReader(pkg), `multipart/related; type="application/xop+xml"; boundary=B`, core.Limits{MaxDepth: 200, MaxNSDecls: 40})
+	require.NoError(t, err)
+	defer m.Close()
+	_, err = m.WriteTo(io.Discard)
+	require.NoError(t, err)
+}
