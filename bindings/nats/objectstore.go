@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -282,11 +283,16 @@ func (s *objects) fetch(ctx context.Context, m *core.Message, payload int, lim c
 			typ = info.Headers.Get("Content-Type")
 		}
 		part := core.NewAttachment(typ, func() (io.ReadCloser, error) {
-			r, err := st.Get(context.WithoutCancel(ctx), name)
+			// nats.go bounds a Get whose context has no deadline by its
+			// default timeout (5 s) for the whole download, however slowly
+			// the handler reads: give it the part's own budget instead.
+			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), objectReadBudget(size))
+			r, err := st.Get(octx, name)
 			if err != nil {
+				cancel()
 				return nil, fmt.Errorf("nats: object %q in %q: %w", name, bucket, err)
 			}
-			return &exactReader{r: r, left: size}, nil
+			return &exactReader{r: r, left: size, cancel: cancel}, nil
 		}, size)
 		part.ID = a.ID
 		part.Header = a.Header
@@ -324,8 +330,9 @@ func externalType(a *core.Attachment) string {
 // exactReader reads an object, failing when it holds more than the size
 // its info gave (which the limits were checked against).
 type exactReader struct {
-	r    io.ReadCloser
-	left int64
+	r      io.ReadCloser
+	left   int64
+	cancel context.CancelFunc // the download's budget, released on Close; nil if none
 }
 
 func (e *exactReader) Read(p []byte) (int, error) {
@@ -340,7 +347,21 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (e *exactReader) Close() error { return e.r.Close() }
+func (e *exactReader) Close() error {
+	err := e.r.Close()
+	if e.cancel != nil {
+		e.cancel()
+	}
+	return err
+}
+
+// objectReadBudget is how long a handler may take to read an object part
+// of size bytes once it opened it: a minute, and a second more for each
+// MiB (a 1 GiB part: about 18 minutes). Past it the read fails with
+// nats.go's ErrTimeout.
+func objectReadBudget(size int64) time.Duration {
+	return time.Minute + time.Duration(size>>20)*time.Second
+}
 
 func senderFault(m *core.Message, cause error, format string, args ...any) *core.Fault {
 	return &core.Fault{Code: core.CodeSender, Version: m.Version(), Reason: fmt.Sprintf(format, args...), Cause: cause}
