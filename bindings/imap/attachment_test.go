@@ -2,8 +2,6 @@ package imap_test
 
 import (
 	"context"
-	"encoding/xml"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -16,61 +14,6 @@ import (
 	"github.com/soapwire/soapwire/core/coretest"
 )
 
-// invoice is a body with a Binary value.
-type invoice struct {
-	XMLName xml.Name    `xml:"urn:example:invoice Invoice"`
-	Number  string      `xml:"urn:example:invoice number"`
-	PDF     core.Binary `xml:"urn:example:invoice pdf"`
-}
-
-// pdfBytes returns n bytes holding every byte value, CR and LF included.
-func pdfBytes(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*13 + i/253)
-	}
-	return b
-}
-
-// invoiceMessage returns a message to to in packaging p: an invoice whose
-// pdf is a Binary of data, and a second, plain part.
-func invoiceMessage(v core.Version, p core.Packaging, to string, data []byte) *core.Message {
-	m := core.NewMessage(v, core.Body{})
-	m.To, m.Action, m.Packaging = to, "urn:example:invoice:send", p
-	pdf := m.AttachBinary(core.BytesAttachment("application/pdf", data))
-	m.Attachments = append(m.Attachments, core.BytesAttachment("text/plain; charset=utf-8", []byte("payable in 30 days\r\n")))
-	m.Envelope.Body = core.ValueBody(&invoice{Number: "INV-7", PDF: pdf})
-	return m
-}
-
-// partBytes returns an attachment's bytes.
-func partBytes(t *testing.T, a *core.Attachment) []byte {
-	t.Helper()
-	require.NotNil(t, a)
-	rc, err := a.Open()
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	return b
-}
-
-// checkInvoice checks that got is sent, with its parts intact.
-func checkInvoice(t *testing.T, sent, got *core.Message, data []byte) {
-	t.Helper()
-	assert.Equal(t, sent.ID, got.ID)
-	assert.Equal(t, sent.Packaging, got.Packaging)
-	assert.Equal(t, sent.Version(), got.Version())
-	assert.Equal(t, "urn:example:invoice:send", got.Action)
-	require.Len(t, got.Attachments, 2)
-	var v invoice
-	require.NoError(t, got.Body().Decode(&v))
-	assert.Equal(t, "INV-7", v.Number)
-	assert.Equal(t, data, partBytes(t, v.PDF.Attachment()), "the PDF, byte for byte")
-	assert.Equal(t, "application/pdf", v.PDF.Attachment().Type)
-	assert.Equal(t, "payable in 30 days\r\n", string(partBytes(t, got.Attachment(sent.Attachments[1].ID))))
-}
-
 // roundTrip appends invoices with attachments (MTOM and SwA, both
 // versions; one fetched into memory, one spooled to a file, one whose
 // part is spooled) and receives them intact.
@@ -78,14 +21,14 @@ func roundTrip(t *testing.T, a core.Sender, r core.Receiver, addr string) {
 	for _, v := range []core.Version{core.V11, core.V12} {
 		for _, p := range []core.Packaging{core.MTOM, core.SwA} {
 			for _, size := range []int{50 << 10, 1<<20 + 77} {
-				data := pdfBytes(size)
-				sent := invoiceMessage(v, p, addr, data)
+				data := coretest.InvoiceBytes(size)
+				sent := coretest.InvoiceMessage(v, p, addr, data)
 				require.NoError(t, a.Send(t.Context(), sent))
 				ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 				d, err := r.Receive(ctx)
 				cancel()
 				require.NoError(t, err)
-				checkInvoice(t, sent, d.Message(), data)
+				coretest.CheckInvoice(t, sent, d.Message(), data)
 				assert.Equal(t, size > 1<<20, d.Message().Attachments[0].Spooled())
 				require.NoError(t, d.Ack(t.Context()))
 				require.NoError(t, d.Message().Close())
@@ -132,7 +75,7 @@ func TestAttachmentMalformedParked(t *testing.T) {
 		appendRaw(t, c, "INBOX", "From: a@example.org\nMessage-ID: <"+id+"@example.org>\nMIME-Version: 1.0\nContent-Type: "+ct)
 	}
 	a := newAppender(t, addr)
-	good := invoiceMessage(core.V12, core.MTOM, addr, []byte("%PDF-1.7"))
+	good := coretest.InvoiceMessage(core.V12, core.MTOM, addr, []byte("%PDF-1.7"))
 	require.NoError(t, a.Send(t.Context(), good))
 	// a package whose xop:Include names no part: it reads, its body fails
 	badInclude := strings.Replace(root, `<p:x xmlns:p="urn:x"/>`, `<p:x xmlns:p="urn:x"><xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:none@x"/></p:x>`, 1)

@@ -2,8 +2,6 @@ package smtp_test
 
 import (
 	"context"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,87 +16,32 @@ import (
 	"github.com/soapwire/soapwire/core/coretest"
 )
 
-// invoice is a body with a Binary value.
-type invoice struct {
-	XMLName xml.Name    `xml:"urn:example:invoice Invoice"`
-	Number  string      `xml:"urn:example:invoice number"`
-	PDF     core.Binary `xml:"urn:example:invoice pdf"`
-}
-
-// pdfBytes returns n bytes holding every byte value, CR and LF included.
-func pdfBytes(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*13 + i/253)
-	}
-	return b
-}
-
-// invoiceMessage returns a message to to in packaging p: an invoice whose
-// pdf is a Binary of data, and a second, plain part.
-func invoiceMessage(v core.Version, p core.Packaging, to string, data []byte) *core.Message {
-	m := core.NewMessage(v, core.Body{})
-	m.To, m.Action, m.Packaging = to, "urn:example:invoice:send", p
-	pdf := m.AttachBinary(core.BytesAttachment("application/pdf", data))
-	m.Attachments = append(m.Attachments, core.BytesAttachment("text/plain; charset=utf-8", []byte("payable in 30 days\r\n")))
-	m.Envelope.Body = core.ValueBody(&invoice{Number: "INV-7", PDF: pdf})
-	return m
-}
-
-// partBytes returns an attachment's bytes.
-func partBytes(t *testing.T, a *core.Attachment) []byte {
-	t.Helper()
-	require.NotNil(t, a)
-	rc, err := a.Open()
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	return b
-}
-
-// checkInvoice checks that got is sent, with its parts intact.
-func checkInvoice(t *testing.T, sent, got *core.Message, data []byte) {
-	t.Helper()
-	assert.Equal(t, sent.ID, got.ID)
-	assert.Equal(t, sent.Packaging, got.Packaging)
-	assert.Equal(t, sent.Version(), got.Version())
-	assert.Equal(t, "urn:example:invoice:send", got.Action)
-	require.Len(t, got.Attachments, 2)
-	var v invoice
-	require.NoError(t, got.Body().Decode(&v))
-	assert.Equal(t, "INV-7", v.Number)
-	assert.Equal(t, data, partBytes(t, v.PDF.Attachment()), "the PDF, byte for byte")
-	assert.Equal(t, "application/pdf", v.PDF.Attachment().Type)
-	assert.Equal(t, "payable in 30 days\r\n", string(partBytes(t, got.Attachment(sent.Attachments[1].ID))))
-}
-
 // TestAttachmentRoundTrip: a message with attachments, MTOM and SwA, in
 // both versions, goes through the Sender and the Server into the Maildir
 // as one multipart/related mail, and comes out of the Receiver with its
 // parts intact: handed over in memory (a Receiver on the Server's
 // Maildir) and read from the file (a Receiver of another process).
 func TestAttachmentRoundTrip(t *testing.T) {
-	data := pdfBytes(1<<20 + 333) // spooled when read
+	data := coretest.InvoiceBytes(1<<20 + 333) // spooled when read
 	for _, v := range []core.Version{core.V11, core.V12} {
 		for _, p := range []core.Packaging{core.MTOM, core.SwA} {
 			t.Run(v.String()+"/"+p.String(), func(t *testing.T) {
 				dir := t.TempDir()
 				ts := startServer(t, dir)
 				s := newSender(t, ts.addr)
-				sent := invoiceMessage(v, p, ts.mailto, data)
+				sent := coretest.InvoiceMessage(v, p, ts.mailto, data)
 				require.NoError(t, s.Send(ctxT(t), sent))
 
 				r := newReceiver(t, ts.mb)
 				d, err := r.Receive(ctxT(t))
 				require.NoError(t, err)
-				checkInvoice(t, sent, d.Message(), data)
+				coretest.CheckInvoice(t, sent, d.Message(), data)
 				require.NoError(t, d.Ack(ctxT(t)))
 				require.NoError(t, d.Message().Close())
 				require.NoError(t, r.Close()) // the next mail goes to new/, not handed over
 
 				// the file as the Maildir holds it: 7bit, the package's type on top
-				sent2 := invoiceMessage(v, p, ts.mailto, data)
+				sent2 := coretest.InvoiceMessage(v, p, ts.mailto, data)
 				require.NoError(t, s.Send(ctxT(t), sent2))
 				require.NoError(t, s.Close()) // no idle session for the server to wait for
 				ts.shutdown()
@@ -116,7 +59,7 @@ func TestAttachmentRoundTrip(t *testing.T) {
 				require.NoError(t, err)
 				d, err = newReceiver(t, mb).Receive(ctxT(t))
 				require.NoError(t, err)
-				checkInvoice(t, sent2, d.Message(), data)
+				coretest.CheckInvoice(t, sent2, d.Message(), data)
 				require.NoError(t, d.Ack(ctxT(t)))
 				require.NoError(t, d.Message().Close())
 			})
@@ -129,20 +72,20 @@ func TestAttachmentRoundTrip(t *testing.T) {
 func TestAttachmentServeReply(t *testing.T) {
 	svc := startServer(t, t.TempDir())
 	back := startServer(t, t.TempDir())
-	data := pdfBytes(200 << 10)
-	req := invoiceMessage(core.V12, core.MTOM, svc.mailto, data)
+	data := coretest.InvoiceBytes(200 << 10)
+	req := coretest.InvoiceMessage(core.V12, core.MTOM, svc.mailto, data)
 	req.ReplyTo = back.mailto
 	require.NoError(t, newSender(t, svc.addr).Send(ctxT(t), req))
 
 	handler := core.HandlerFunc(func(ctx context.Context, m *core.Message) (*core.Message, error) {
-		var v invoice
+		var v coretest.Invoice
 		if err := m.Body().Decode(&v); err != nil {
 			return nil, err
 		}
 		reply := core.NewMessage(m.Version(), core.Body{})
 		reply.Packaging = core.SwA
 		pdf := reply.AttachBinary(v.PDF.Attachment()) // the received part, sent on
-		reply.Envelope.Body = core.ValueBody(&invoice{Number: v.Number + "-ack", PDF: pdf})
+		reply.Envelope.Body = core.ValueBody(&coretest.Invoice{Number: v.Number + "-ack", PDF: pdf})
 		return reply, nil
 	})
 	ctx, cancel := context.WithCancel(ctxT(t))
@@ -156,10 +99,10 @@ func TestAttachmentServeReply(t *testing.T) {
 	got := d.Message()
 	assert.Equal(t, req.ID, got.RelatesTo)
 	assert.Equal(t, core.SwA, got.Packaging)
-	var v invoice
+	var v coretest.Invoice
 	require.NoError(t, got.Body().Decode(&v))
 	assert.Equal(t, "INV-7-ack", v.Number)
-	assert.Equal(t, data, partBytes(t, v.PDF.Attachment()))
+	assert.Equal(t, data, coretest.PartBytes(t, v.PDF.Attachment()))
 	require.NoError(t, d.Ack(ctxT(t)))
 	cancel()
 	require.NoError(t, <-done)
@@ -228,10 +171,10 @@ func TestPostfixDeliversAttachments(t *testing.T) {
 	s, err := soapsmtp.NewSender(addr, "client@example.org")
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
-	data := pdfBytes(1<<20 + 5)
+	data := coretest.InvoiceBytes(1<<20 + 5)
 	sent := map[string]*core.Message{}
 	for _, p := range []core.Packaging{core.MTOM, core.SwA} {
-		m := invoiceMessage(core.V12, p, "mailto:box@soap.test", data)
+		m := coretest.InvoiceMessage(core.V12, p, "mailto:box@soap.test", data)
 		require.NoError(t, s.Send(ctxT(t), m))
 		sent[m.ID] = m
 	}
@@ -247,7 +190,7 @@ func TestPostfixDeliversAttachments(t *testing.T) {
 		require.NoError(t, err)
 		m := sent[d.Message().ID]
 		require.NotNil(t, m, "received %s", d.Message().ID)
-		checkInvoice(t, m, d.Message(), data)
+		coretest.CheckInvoice(t, m, d.Message(), data)
 		assert.Equal(t, "box@soap.test", d.Message().Meta[soapsmtp.MetaDeliveredTo], "Delivered-To written by Postfix")
 		require.NoError(t, d.Ack(ctxT(t)))
 		delete(sent, m.ID)
