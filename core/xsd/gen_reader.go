@@ -22,20 +22,26 @@ import (
 type Decoder struct {
 	r TokenReader
 	// path holds the local names of the elements taken and not ended,
-	// joined by "/", as errors name the place; pathMarks its length before
-	// each (the names are not strings of their own: taking an element
-	// allocates nothing)
-	path      []byte
-	pathMarks []int
-	depth     int // elements started (their start tag read), not ended
-	peeked    *Start
-	ended     bool // the current element's end tag was read ahead
-	text      []byte
-	marks     []int // per element taken: len(text) when it was taken
-	encoded   core.Version
-	start     Start // the storage of the start tag read ahead
-	taken     int   // elements taken
+	// joined by "/", as errors name the place (the names are not strings
+	// of their own: taking an element allocates nothing)
+	path    []byte
+	depth   int // elements started (their start tag read), not ended
+	peeked  *Start
+	ended   bool // the current element's end tag was read ahead
+	text    []byte
+	marks   []takenMark // per element taken and not ended
+	encoded core.Version
+	start   Start // the storage of the start tag read ahead
+	taken   int   // elements taken
+	// tokenized: r is core's tokenizer (a core.Body, BytesReader), which
+	// refuses characters XML cannot carry: values read are not checked
+	// for them again
+	tokenized bool
 }
+
+// takenMark is where an element taken and not ended starts in the
+// Decoder's path and text.
+type takenMark struct{ path, text int }
 
 // Start is a start tag read ahead: valid until the Decoder reads on (Take
 // keeps it valid while the attributes are read). Type and Nil are its
@@ -79,7 +85,14 @@ func IsXSI(a *core.TokenAttr) bool {
 }
 
 // NewDecoder returns a Decoder of r's elements.
-func NewDecoder(r TokenReader) *Decoder { return &Decoder{r: r} }
+func NewDecoder(r TokenReader) *Decoder {
+	d := &Decoder{r: r}
+	switch r.(type) {
+	case core.Body, *bytesReader:
+		d.tokenized = true
+	}
+	return d
+}
 
 // SetEncoded makes the Decoder read the SOAP encoding of version v: the
 // encoding's attributes are not refused, and Type accepts any xsi:type.
@@ -217,12 +230,11 @@ func (r *Decoder) Take() *Start {
 	st := r.peeked
 	r.peeked = nil
 	r.taken++
-	r.pathMarks = append(r.pathMarks, len(r.path))
+	r.marks = append(r.marks, takenMark{path: len(r.path), text: len(r.text)})
 	if len(r.path) > 0 {
 		r.path = append(r.path, '/')
 	}
 	r.path = append(r.path, st.t.Name.Local...)
-	r.marks = append(r.marks, len(r.text))
 	return st
 }
 
@@ -262,16 +274,14 @@ func (r *Decoder) ErrorIn(local string, err error) error {
 // finish ends the current element: its text is dropped, its name popped.
 func (r *Decoder) finish() {
 	n := len(r.marks) - 1
-	r.text = r.text[:r.marks[n]]
+	r.text = r.text[:r.marks[n].text]
+	r.path = r.path[:r.marks[n].path]
 	r.marks = r.marks[:n]
-	m := len(r.pathMarks) - 1
-	r.path = r.path[:r.pathMarks[m]]
-	r.pathMarks = r.pathMarks[:m]
 	r.ended = false
 }
 
 // textOf returns the current element's text once its end was read.
-func (r *Decoder) textOf() []byte { return r.text[r.marks[len(r.marks)-1]:] }
+func (r *Decoder) textOf() []byte { return r.text[r.marks[len(r.marks)-1].text:] }
 
 // Value reads a simple value to the current element's end and checks it
 // against t: a child element, or a value the type does not allow, is an
@@ -297,7 +307,7 @@ func (r *Decoder) value(t *Simple, def *string, fixed bool) (string, error) {
 	if text == "" && def != nil {
 		text = *def
 	}
-	norm, err := t.check(text, r.resolve)
+	norm, err := t.check(text, r.resolve, !r.tokenized)
 	if err != nil {
 		return "", r.wrap(err)
 	}

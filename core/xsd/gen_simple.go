@@ -91,17 +91,22 @@ func (s *Simple) Kind() Kind { return kindOf(s.t) }
 // is wrong. A QName value is written {namespace}local (Encoder.QNames gives
 // it its prefix).
 func (s *Simple) Check(raw string) (string, error) {
-	return s.check(raw, nil)
+	return s.check(raw, nil, true)
 }
 
-func (s *Simple) check(raw string, res resolver) (string, error) {
-	if s.plain {
+// check is Check in the scope res; chars says whether raw's characters
+// are to be checked (false: core's tokenizer read them, and refuses what
+// XML cannot carry).
+func (s *Simple) check(raw string, res resolver, chars bool) (string, error) {
+	if chars {
 		if err := checkChars(raw); err != nil {
 			return "", fmt.Errorf("%q is not a valid %s: %w", clip(raw), typeLabel(s.t), err)
 		}
+	}
+	if s.plain {
 		return raw, nil
 	}
-	norm, err := s.c.check(s.t, raw, res)
+	norm, err := s.c.checkDepth(s.t, raw, res, 0)
 	if err != nil {
 		return "", fmt.Errorf("%q is not a valid %s: %w", clip(raw), typeLabel(s.t), err)
 	}

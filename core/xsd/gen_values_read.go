@@ -78,7 +78,7 @@ func (r *Decoder) rawRest(v *Value, depth int) error {
 // (QNames as {namespace}local); the error names the attribute.
 func (r *Decoder) Attr(a *core.TokenAttr, t *Simple) (string, error) {
 	v := string(a.Value)
-	norm, err := t.check(v, r.resolve)
+	norm, err := t.check(v, r.resolve, !r.tokenized)
 	if err != nil {
 		return "", r.Errorf("attribute %s: %v", a.Name.Local, err)
 	}

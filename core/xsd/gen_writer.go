@@ -14,12 +14,10 @@ import (
 // needed; no default namespace), for code that writes its values itself:
 // the codecs soapwire gen generates. Start, Attr, Text and End are the
 // element's parts in order; what the schema requires (which elements,
-// their order, their forms) is the caller's to know. An Encoder keeps the
-// local names of the open elements, so that Errorf names the place as the
-// codec's errors do.
+// their order, their forms) is the caller's to know. Errorf names the
+// place (the open elements' local names) as the codec's errors do.
 type Encoder struct {
-	x       *writer
-	path    []string
+	x       writer
 	encoded core.Version
 	top     bool // the envelope's encodingStyle goes on the next element
 	// packaging and attachments: how Binary writes core.Binary values, and
@@ -29,12 +27,16 @@ type Encoder struct {
 }
 
 // NewEncoder returns an Encoder writing to w. Call Flush at the end.
-func NewEncoder(w io.Writer) *Encoder { return &Encoder{x: newWriter(w)} }
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{x: makeWriter(w)} }
 
 // NewBytesEncoder returns an Encoder that keeps what it writes in memory,
 // appended to buf (which may be nil), for a message built whole before it
 // is sent: Bytes returns it, without a copy.
-func NewBytesEncoder(buf []byte) *Encoder { return &Encoder{x: newBytesWriter(buf)} }
+func NewBytesEncoder(buf []byte) *Encoder {
+	e := &Encoder{x: makeWriter(nil)}
+	e.x.buf = buf
+	return e
+}
 
 // Bytes returns what an Encoder made by NewBytesEncoder wrote; nil for
 // one that writes to an io.Writer.
@@ -62,7 +64,6 @@ func (w *Encoder) Encoded() core.Version { return w.encoded }
 // next content.
 func (w *Encoder) Start(space, local string) {
 	w.x.start(xml.Name{Space: space, Local: local})
-	w.path = append(w.path, local)
 	if w.top {
 		w.top = false
 		w.x.attr(xml.Name{Space: w.encoded.Namespace(), Local: "encodingStyle"}, encodingURI(w.encoded))
@@ -110,7 +111,6 @@ func (w *Encoder) Text(s string) { w.x.text(s) }
 // End closes the element opened last.
 func (w *Encoder) End() {
 	w.x.end()
-	w.path = w.path[:len(w.path)-1]
 }
 
 // Element writes a whole element of simple content: start, text, end.
@@ -128,7 +128,7 @@ func (w *Encoder) Raw(raw RawXML) error {
 	if err != nil {
 		return err
 	}
-	e := &encoder{c: &Codec{}, x: w.x, path: w.path}
+	e := &encoder{c: &Codec{}, x: &w.x, path: w.x.path()}
 	return e.generic(v, 0)
 }
 
@@ -141,13 +141,13 @@ func (w *Encoder) RawContent(raw RawXML) error {
 	if err != nil {
 		return err
 	}
-	e := &encoder{c: &Codec{}, x: w.x, path: w.path}
+	e := &encoder{c: &Codec{}, x: &w.x, path: w.x.path()}
 	return e.genericContent(v, 0)
 }
 
 // rawValue reads the element raw holds as a generic value.
 func (w *Encoder) rawValue(raw RawXML) (*Value, error) {
-	d := &decoder{c: &Codec{}, r: BytesReader(raw), path: w.path}
+	d := &decoder{c: &Codec{}, r: BytesReader(raw), path: w.x.path()}
 	st, err := d.peek()
 	if err != nil {
 		return nil, w.Errorf("raw XML: %v", err)
@@ -161,12 +161,12 @@ func (w *Encoder) rawValue(raw RawXML) (*Value, error) {
 
 // Errorf returns a *ValueError at the open element.
 func (w *Encoder) Errorf(format string, args ...any) error {
-	return errorAt(w.path, format, args...)
+	return errorAt(w.x.path(), format, args...)
 }
 
 // ErrorfIn returns a *ValueError at the child local of the open element.
 func (w *Encoder) ErrorfIn(local string, format string, args ...any) error {
-	return &ValueError{Path: strings.Join(append(w.path[:len(w.path):len(w.path)], local), "/"), Msg: fmt.Sprintf(format, args...)}
+	return &ValueError{Path: strings.Join(append(w.x.path(), local), "/"), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Missing is the error for a required element that is absent.

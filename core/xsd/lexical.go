@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/soapwire/soapwire/core/internal/xmlesc"
 	"github.com/soapwire/soapwire/core/internal/xmltok"
 )
 
@@ -128,8 +129,12 @@ func isXMLChar(r rune) bool {
 		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
-// checkChars refuses text XML cannot carry.
+// checkChars refuses text XML cannot carry (what xmlesc.Valid refuses),
+// saying why.
 func checkChars(s string) error {
+	if xmlesc.Valid(s) {
+		return nil
+	}
 	if !utf8.ValidString(s) {
 		return errors.New("not UTF-8")
 	}

@@ -37,12 +37,11 @@ func knownPrefix(ns string) (string, bool) {
 // prefixes are stable over a document (xsi, xsd, soapenc, enc for their
 // namespaces, ns0, ns1… for the others in order of first use).
 type writer struct {
-	w        io.Writer // nil: everything is kept in buf (newBytesWriter)
+	w        io.Writer // nil: everything is kept in buf (NewBytesEncoder)
 	buf      []byte
 	prefix   map[string]string // namespace → prefix, for the document
 	declared []string          // namespaces declared, innermost last
-	marks    []int             // per open element: len(declared) before it
-	names    []tagName         // per open element: its name as written
+	elems    []openElement     // the open elements, innermost last
 	open     bool              // a start tag is being written (attributes may follow)
 	decls    []byte            // the start tag's namespace declarations, written at its end
 	pending  []byte            // the start tag's attributes, written after the declarations
@@ -53,16 +52,22 @@ type writer struct {
 // local alone when prefix is "".
 type tagName struct{ prefix, local string }
 
-func newWriter(w io.Writer) *writer {
-	return &writer{w: w, prefix: map[string]string{}}
+// openElement is an element whose start tag is written and whose end tag
+// is not: its name as written, and len(declared) before it.
+type openElement struct {
+	name     tagName
+	declared int
 }
 
-// newBytesWriter returns a writer that keeps what it writes, appended to
-// buf: it never flushes.
-func newBytesWriter(buf []byte) *writer {
-	x := newWriter(nil)
-	x.buf = buf
-	return x
+func newWriter(w io.Writer) *writer {
+	x := makeWriter(w)
+	return &x
+}
+
+// makeWriter returns a writer to w (nil: it keeps what it writes in buf
+// and never flushes), as a value to hold in a structure of its own.
+func makeWriter(w io.Writer) writer {
+	return writer{w: w, prefix: map[string]string{}}
 }
 
 // prefixOf returns ns's prefix, declaring it on the start tag being
@@ -117,13 +122,13 @@ func (x *writer) qname(n xml.Name) string {
 // start begins a start tag; attributes may follow until the next content.
 func (x *writer) start(n xml.Name) {
 	x.finishStart()
-	x.marks = append(x.marks, len(x.declared))
+	mark := len(x.declared)
 	x.pending, x.decls = x.pending[:0], x.decls[:0]
 	t := tagName{local: n.Local}
 	if n.Space != "" {
 		t.prefix = x.prefixOf(n.Space)
 	}
-	x.names = append(x.names, t)
+	x.elems = append(x.elems, openElement{name: t, declared: mark})
 	x.buf = append(x.buf, '<')
 	x.buf = t.append(x.buf)
 	x.open = true
@@ -168,7 +173,7 @@ func (x *writer) text(s string) {
 
 // end closes the element opened last: an empty one as <a/>.
 func (x *writer) end() {
-	n := len(x.names) - 1
+	n := len(x.elems) - 1
 	if x.open {
 		x.buf = append(x.buf, x.decls...)
 		x.buf = append(x.buf, x.pending...)
@@ -177,14 +182,24 @@ func (x *writer) end() {
 		x.open = false
 	} else {
 		x.buf = append(x.buf, "</"...)
-		x.buf = x.names[n].append(x.buf)
+		x.buf = x.elems[n].name.append(x.buf)
 		x.buf = append(x.buf, '>')
 	}
-	x.declared = x.declared[:x.marks[n]]
-	x.marks, x.names = x.marks[:n], x.names[:n]
+	x.declared = x.declared[:x.elems[n].declared]
+	x.elems = x.elems[:n]
 	if len(x.buf) > 4096 && x.w != nil {
 		x.flush()
 	}
+}
+
+// path returns the local names of the open elements, outermost first
+// (where an error is).
+func (x *writer) path() []string {
+	p := make([]string, len(x.elems))
+	for i, e := range x.elems {
+		p[i] = e.name.local
+	}
+	return p
 }
 
 // flush writes what is buffered (a writer without an io.Writer keeps it).
