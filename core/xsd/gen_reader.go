@@ -86,7 +86,8 @@ func IsXSI(a *core.TokenAttr) bool {
 
 // NewDecoder returns a Decoder of r's elements.
 func NewDecoder(r TokenReader) *Decoder {
-	d := &Decoder{r: r}
+	// room for a few levels: a small message's reading does not grow them
+	d := &Decoder{r: r, path: make([]byte, 0, 32), marks: make([]takenMark, 0, 4)}
 	switch r.(type) {
 	case core.Body, *bytesReader:
 		d.tokenized = true

@@ -67,7 +67,9 @@ func newWriter(w io.Writer) *writer {
 // makeWriter returns a writer to w (nil: it keeps what it writes in buf
 // and never flushes), as a value to hold in a structure of its own.
 func makeWriter(w io.Writer) writer {
-	return writer{w: w, prefix: map[string]string{}}
+	// room for a few levels and a declaration: a small document's writing
+	// does not grow them
+	return writer{w: w, prefix: map[string]string{}, elems: make([]openElement, 0, 4), decls: make([]byte, 0, 64)}
 }
 
 // prefixOf returns ns's prefix, declaring it on the start tag being
