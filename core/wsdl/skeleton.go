@@ -1,6 +1,7 @@
 package wsdl
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/xsd"
@@ -28,6 +30,10 @@ type Skeleton struct {
 	versions []core.Version
 	doc      string
 	logger   *slog.Logger
+	// decoders and encoders kept from one request to the next (a trick:
+	// docs/benchmarks.md, "Generated code (issue 21)")
+	decoders sync.Pool // *xsd.Decoder
+	encoders sync.Pool // *xsd.Encoder
 }
 
 // SkeletonOperation is one operation of one SOAP binding.
@@ -114,7 +120,7 @@ func (s *Skeleton) ServeSOAP(ctx context.Context, m *core.Message) (*core.Messag
 		return nil, &core.Fault{Code: core.CodeSender, Subcodes: []xml.Name{{Space: core.NamespaceRPC, Local: "ProcedureNotPresent"}}, Version: v,
 			Reason: fmt.Sprintf("no operation of the contract takes a body of {%s}%s", name.Space, name.Local)}
 	}
-	call := &SkeletonCall{m: m, op: op}
+	call := &SkeletonCall{s: s, m: m, op: op}
 	if err := op.Serve(ctx, call); err != nil {
 		return nil, s.failed(ctx, call, err)
 	}
@@ -180,6 +186,7 @@ func (s *Skeleton) failed(ctx context.Context, call *SkeletonCall, err error) er
 // SkeletonCall is one request being served: Read and Header read it,
 // Write and WriteHeader write the reply.
 type SkeletonCall struct {
+	s       *Skeleton
 	m       *core.Message
 	op      *SkeletonOperation
 	out     []byte
@@ -195,7 +202,14 @@ func (c *SkeletonCall) Message() *core.Message { return c.m }
 // Read reads the request's body with read, and refuses what follows it:
 // an error is a Sender fault naming what does not fit (rpc:BadArguments).
 func (c *SkeletonCall) Read(read func(d *xsd.Decoder) error) error {
-	if err := readBody(c.m.Body(), c.op.Encoded, c.m.Version(), read); err != nil {
+	d, _ := c.s.decoders.Get().(*xsd.Decoder)
+	if d == nil {
+		d = xsd.NewDecoder(nil)
+	}
+	err := readBodyWith(d, c.m.Body(), c.op.Encoded, c.m.Version(), read)
+	d.Reset(nil)
+	c.s.decoders.Put(d)
+	if err != nil {
 		return c.refuse(err)
 	}
 	return nil
@@ -237,7 +251,16 @@ func (c *SkeletonCall) Header(space, local string, required bool, read func(d *x
 // An error is the server's: the value the operation returned does not fit
 // the contract.
 func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
-	e := xsd.NewBytesEncoder(make([]byte, 0, replyBuffer))
+	e, _ := c.s.encoders.Get().(*xsd.Encoder)
+	if e == nil {
+		e = xsd.NewBytesEncoder(make([]byte, 0, replyBuffer))
+	}
+	defer func() {
+		if cap(e.Bytes()) <= keptReply {
+			e.ResetBytes(e.Bytes()[:0])
+			c.s.encoders.Put(e)
+		}
+	}()
 	if c.op.Encoded {
 		e.SetEncoded(c.m.Version())
 	}
@@ -248,7 +271,8 @@ func (c *SkeletonCall) Write(write func(e *xsd.Encoder) error) error {
 	if err := e.Flush(); err != nil {
 		return err
 	}
-	c.out, c.atts = e.Bytes(), e.Attachments()
+	// the reply's bytes at their size, the Encoder's buffer kept
+	c.out, c.atts = bytes.Clone(e.Bytes()), e.Attachments()
 	return nil
 }
 
@@ -265,6 +289,9 @@ func (c *SkeletonCall) WriteHeader(write func(e *xsd.Encoder) error) error {
 // replyBuffer is the room a reply's body starts with: a small reply's
 // writing does not grow it.
 const replyBuffer = 2048
+
+// keptReply is the largest reply buffer an Encoder is kept with.
+const keptReply = 64 << 10
 
 // DetailFault returns the fault of code (Sender when zero) and reason whose
 // detail write writes: what a declared fault's typed error turns into.

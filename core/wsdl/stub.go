@@ -277,6 +277,12 @@ func readHeader(m *core.Message, h StubHeader) error {
 // readBody reads a message body with read, then refuses anything after
 // what it read.
 func readBody(body core.Body, encoded bool, v core.Version, read func(*xsd.Decoder) error) error {
+	return readBodyWith(nil, body, encoded, v, read)
+}
+
+// readBodyWith is readBody with the Decoder d (reset to read the body),
+// nil for a new one.
+func readBodyWith(d *xsd.Decoder, body core.Body, encoded bool, v core.Version, read func(*xsd.Decoder) error) error {
 	var tr xsd.TokenReader = body
 	if encoded {
 		r, err := xsd.EncodedReader(body)
@@ -285,7 +291,11 @@ func readBody(body core.Body, encoded bool, v core.Version, read func(*xsd.Decod
 		}
 		tr = r
 	}
-	d := xsd.NewDecoder(tr)
+	if d == nil {
+		d = xsd.NewDecoder(tr)
+	} else {
+		d.Reset(tr)
+	}
 	if encoded {
 		d.SetEncoded(v)
 	}

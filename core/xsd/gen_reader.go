@@ -95,6 +95,25 @@ func NewDecoder(r TokenReader) *Decoder {
 	return d
 }
 
+// Reset makes r a Decoder of tr, as NewDecoder does, keeping the storage
+// it has grown (its stacks and text buffer): a Decoder kept from one
+// message to the next (a trick: docs/benchmarks.md, "Generated code
+// (issue 21)").
+func (r *Decoder) Reset(tr TokenReader) {
+	path, marks, text := r.path[:0], r.marks[:0], r.text[:0]
+	if cap(text) > keptText {
+		text = nil
+	}
+	*r = Decoder{r: tr, path: path, marks: marks, text: text}
+	switch tr.(type) {
+	case core.Body, *bytesReader:
+		r.tokenized = true
+	}
+}
+
+// keptText is the largest text buffer Reset keeps.
+const keptText = 64 << 10
+
 // SetEncoded makes the Decoder read the SOAP encoding of version v: the
 // encoding's attributes are not refused, and Type accepts any xsi:type.
 // Resolve references first (EncodedReader).

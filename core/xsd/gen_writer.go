@@ -38,6 +38,17 @@ func NewBytesEncoder(buf []byte) *Encoder {
 	return e
 }
 
+// ResetBytes makes w an Encoder as NewBytesEncoder(buf) does, keeping
+// the storage its writer has grown (stacks, the prefix map): an Encoder
+// kept from one message to the next (a trick: docs/benchmarks.md,
+// "Generated code (issue 21)").
+func (w *Encoder) ResetBytes(buf []byte) {
+	x := w.x
+	clear(x.prefix)
+	w.x = writer{buf: buf, prefix: x.prefix, declared: x.declared[:0], elems: x.elems[:0], decls: x.decls[:0], pending: x.pending[:0]}
+	w.encoded, w.top, w.packaging, w.attachments = 0, false, 0, nil
+}
+
 // Bytes returns what an Encoder made by NewBytesEncoder wrote; nil for
 // one that writes to an io.Writer.
 func (w *Encoder) Bytes() []byte {
