@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/soapwire/soapwire/core"
@@ -87,7 +88,8 @@ func reuseSkeleton() *wsdl.Skeleton {
 func serveOnce(t *testing.T, s *wsdl.Skeleton, env string) string {
 	m, err := core.ReadMessageBytes([]byte(env), core.DefaultLimits())
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err) // not Fatal: goroutines call it
+		return ""
 	}
 	reply, err := s.ServeSOAP(t.Context(), m)
 	if err != nil {
@@ -95,7 +97,8 @@ func serveOnce(t *testing.T, s *wsdl.Skeleton, env string) string {
 	}
 	var b bytes.Buffer
 	if _, err := reply.WriteTo(&b); err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return ""
 	}
 	return b.String()
 }
@@ -146,4 +149,18 @@ func TestSkeletonReusesDecodersAndEncoders(t *testing.T) {
 			t.Fatalf("request %d (%d served before): %.300s\nwant %.300s", i, n, got, want[i])
 		}
 	}
+	// and served at once by several goroutines (the race detector watches)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for n := range 50 {
+				i := (g + n) % len(envs)
+				if got := serveOnce(t, s, envs[i]); got != want[i] {
+					t.Errorf("at once: request %d: %.300s\nwant %.300s", i, got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -44,10 +44,16 @@ func NewBytesEncoder(buf []byte) *Encoder {
 // "Generated code (issue 21)").
 func (w *Encoder) ResetBytes(buf []byte) {
 	x := w.x
+	if len(x.prefix) > keptPrefixes {
+		x.prefix = map[string]string{}
+	}
 	clear(x.prefix)
 	w.x = writer{buf: buf, prefix: x.prefix, declared: x.declared[:0], elems: x.elems[:0], decls: x.decls[:0], pending: x.pending[:0]}
 	w.encoded, w.top, w.packaging, w.attachments = 0, false, 0, nil
 }
+
+// keptPrefixes is the most namespaces whose map ResetBytes keeps.
+const keptPrefixes = 64
 
 // Bytes returns what an Encoder made by NewBytesEncoder wrote; nil for
 // one that writes to an io.Writer.
