@@ -21,7 +21,8 @@ type conn struct {
 	tc    *timedConn
 	ssh   *ssh.Client
 	sftp  *sftp.Client
-	posix bool // the server has posix-rename@openssh.com
+	pw    *packetWriter // the SFTP session's input (pipeline.go)
+	posix bool          // the server has posix-rename@openssh.com
 
 	broken atomic.Bool
 	used   time.Time // when the last operation ended
@@ -110,7 +111,7 @@ func dial(ctx context.Context, addr, user string, o *clientConfig, log func(stri
 		return nil, fmt.Errorf("ssh: %w", err)
 	}
 	sc := ssh.NewClient(sconn, chans, reqs)
-	sf, err := sftp.NewClient(sc, sftp.UseConcurrentWrites(true), sftp.UseConcurrentReads(true))
+	sf, pw, err := startSFTP(sc)
 	if !stop() || err != nil {
 		sc.Close()
 		if err == nil {
@@ -119,9 +120,39 @@ func dial(ctx context.Context, addr, user string, o *clientConfig, log func(stri
 		return nil, fmt.Errorf("sftp session: %w", err)
 	}
 	_, posix := sf.HasExtension("posix-rename@openssh.com")
-	c := &conn{tc: tc, ssh: sc, sftp: sf, posix: posix, stop: make(chan struct{})}
+	c := &conn{tc: tc, ssh: sc, sftp: sf, pw: pw, posix: posix, stop: make(chan struct{})}
 	go c.keepAlive(o.keepAlive, o.dialTimeout, log)
 	return c, nil
+}
+
+// startSFTP starts the SFTP subsystem on an SSH session, as
+// sftp.NewClient does, with its input through a packetWriter.
+func startSFTP(sc *ssh.Client) (*sftp.Client, *packetWriter, error) {
+	s, err := sc.NewSession()
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := s.StdinPipe()
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	r, err := s.StdoutPipe()
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if err := s.RequestSubsystem("sftp"); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	pw := &packetWriter{w: w}
+	sf, err := sftp.NewClientPipe(r, pw, sftp.UseConcurrentWrites(true), sftp.UseConcurrentReads(true))
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return sf, pw, nil
 }
 
 // keepAlive sends keepalive@openssh.com every interval; a server that does

@@ -10,10 +10,19 @@ func (s *Server) SetStall(wait func(name string) <-chan struct{}) { s.h.stall = 
 // (SFTP READs), with the file's name.
 func (s *Server) SetReadTrace(read func(name string, off int64)) { s.h.read = read }
 
-// NewPollerPlainReads is NewPoller reading downloads one request at a time
-// (no read-ahead: the reference).
-func NewPollerPlainReads(c *Client, root string, opts ...PollerOption) (*Poller, error) {
+// NewPollerPlain is NewPoller sending one request at a time, each after
+// the previous one's answer (no read-ahead, no claim and open at once, the
+// CLOSE awaited: the reference).
+func NewPollerPlain(c *Client, root string, opts ...PollerOption) (*Poller, error) {
 	return newPoller(&sftpFS{c: c, plain: true}, root, opts)
+}
+
+// NewSenderPlain is NewSender awaiting the CLOSE's answer before the
+// rename (the reference).
+func NewSenderPlain(c *Client, opts ...SenderOption) *Sender {
+	s := NewSender(c, opts...)
+	s.plain = true
+	return s
 }
 
 // NewPollerWithoutPosixRename is NewPoller on a Client that acts as if the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/pkg/sftp"
 
@@ -20,7 +21,10 @@ import (
 type sftpFS struct {
 	c       *Client
 	noPosix bool // tests: act as if the server had no posix-rename
-	plain   bool // tests and benchmarks: no read-ahead (readahead.go)
+	plain   bool // tests and benchmarks: one request at a time (readahead.go, pipeline.go)
+
+	mu     sync.Mutex
+	closes map[string]chan struct{} // downloads closed behind (pipeline.go)
 }
 
 var _ drop.FS = (*sftpFS)(nil)
@@ -94,25 +98,33 @@ func (f *sftpFS) Stat(ctx context.Context, p string) (drop.Entry, error) {
 // to): a file published under a name already taken (a message sent again)
 // replaces it in two steps, the old file removed first.
 func (f *sftpFS) Rename(ctx context.Context, from, to string) error {
-	return mapErr(f.c.do(ctx, never, func(cn *conn) error {
-		if cn.posix && !f.noPosix {
-			return cn.sftp.PosixRename(from, to)
-		}
-		err := cn.sftp.Rename(from, to)
-		if err == nil || !strings.HasPrefix(path.Base(from), ".") {
-			return err
-		}
-		if _, serr := cn.sftp.Lstat(to); serr != nil {
-			return err // not in the way: the rename failed for its own reason
-		}
-		if rerr := cn.sftp.Remove(to); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			return err
-		}
-		return cn.sftp.Rename(from, to)
-	}))
+	if err := f.closed(ctx, from); err != nil {
+		return err
+	}
+	return mapErr(f.c.do(ctx, never, func(cn *conn) error { return f.rename(cn, from, to) }))
+}
+
+func (f *sftpFS) rename(cn *conn, from, to string) error {
+	if cn.posix && !f.noPosix {
+		return cn.sftp.PosixRename(from, to)
+	}
+	err := cn.sftp.Rename(from, to)
+	if err == nil || !strings.HasPrefix(path.Base(from), ".") {
+		return err
+	}
+	if _, serr := cn.sftp.Lstat(to); serr != nil {
+		return err // not in the way: the rename failed for its own reason
+	}
+	if rerr := cn.sftp.Remove(to); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return err
+	}
+	return cn.sftp.Rename(from, to)
 }
 
 func (f *sftpFS) Remove(ctx context.Context, p string) error {
+	if err := f.closed(ctx, p); err != nil {
+		return err
+	}
 	return mapErr(f.c.do(ctx, never, func(cn *conn) error { return cn.sftp.Remove(p) }))
 }
 
@@ -148,6 +160,138 @@ func (f *sftpFS) Write(ctx context.Context, p string, r io.Reader) error {
 	}))
 }
 
+// Publish uploads r to tmp and renames it to final (drop.Publisher), on
+// one connection. Where the server has posix-rename, the CLOSE that ends
+// the upload and the rename are sent together (pipeline.go): a server that
+// answers in order closes the file, then renames it, as when each answer
+// is awaited, one round trip sooner. When the rename is refused (a server
+// that does not rename a file still open: it took them out of order, or
+// refuses the pair), it is sent once more after the CLOSE's answer. When
+// the CLOSE fails but the rename went through, the file is removed from
+// final again and the upload's error returned, as if the rename had waited.
+func (f *sftpFS) Publish(ctx context.Context, tmp, final string, r io.Reader) error {
+	if f.plain {
+		// The reference: Write, then Rename once the CLOSE was answered.
+		if err := f.Write(ctx, tmp, r); err != nil {
+			return drop.UploadError(err)
+		}
+		if err := f.Rename(ctx, tmp, final); err != nil {
+			return drop.RenameError(tmp, err)
+		}
+		return nil
+	}
+	t, _ := r.(interface{ Touched() bool })
+	again := func() bool { return t != nil && !t.Touched() }
+	renaming := false
+	err := f.c.do(ctx, again, func(cn *conn) error {
+		renaming = false
+		file, err := cn.sftp.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(file, r); err != nil { // a message is written with its WriteTo
+			file.Close()
+			return err
+		}
+		if !cn.posix || f.noPosix {
+			if err := file.Close(); err != nil {
+				return err
+			}
+			renaming = true
+			return f.rename(cn, tmp, final)
+		}
+		cerr, rerr := inOrder(cn.pw, file.Close, func() error { return cn.sftp.PosixRename(tmp, final) })
+		switch {
+		case cerr != nil:
+			if rerr == nil {
+				cn.sftp.Remove(final) // the rename went ahead of a failed end
+			}
+			return cerr
+		case rerr != nil && serverAnswer(rerr):
+			renaming = true
+			return cn.sftp.PosixRename(tmp, final)
+		case rerr != nil:
+			renaming = true
+			return rerr
+		}
+		return nil
+	})
+	switch {
+	case err == nil:
+		return nil
+	case renaming:
+		return drop.RenameError(tmp, mapErr(err))
+	}
+	return drop.UploadError(mapErr(err))
+}
+
+// RenameOpen claims a file and opens it (drop.RenameOpener) on one
+// connection: where the server has posix-rename, the OPEN is sent right
+// after the rename, without waiting for its answer (pipeline.go). An OPEN
+// that finds nothing although the rename succeeded (a server that took
+// them out of order) is sent once more. to is a name only this claim uses,
+// so an OPEN can only find the file the rename put there.
+func (f *sftpFS) RenameOpen(ctx, openCtx context.Context, from, to string) (io.ReadCloser, error, error) {
+	if f.plain || f.noPosix {
+		if err := f.Rename(ctx, from, to); err != nil {
+			return nil, err, nil
+		}
+		rc, err := f.Open(openCtx, to)
+		return rc, nil, err
+	}
+	c := f.c
+	cn, err := c.get(ctx)
+	if err != nil {
+		return nil, mapErr(err), nil
+	}
+	if !cn.posix {
+		c.put(cn)
+		if err := f.Rename(ctx, from, to); err != nil {
+			return nil, err, nil
+		}
+		rc, err := f.Open(openCtx, to)
+		return rc, nil, err
+	}
+	cn.tc.begin()
+	// The rename is not cut short by openCtx (the claim's answer must not
+	// be lost): only ctx bounds the pair; openCtx the read that follows.
+	stop := context.AfterFunc(ctx, func() { cn.broken.Store(true); cn.close() })
+	var file *sftp.File
+	rerr, oerr := inOrder(cn.pw, func() error { return cn.sftp.PosixRename(from, to) }, func() error {
+		var err error
+		file, err = cn.sftp.Open(to)
+		return err
+	})
+	if rerr == nil && errors.Is(oerr, fs.ErrNotExist) {
+		file, oerr = cn.sftp.Open(to)
+	}
+	interrupted := !stop()
+	fail := func(err error) error {
+		if file != nil {
+			file.Close()
+		}
+		cn.tc.end()
+		if interrupted || !serverAnswer(err) {
+			cn.broken.Store(true)
+		}
+		c.put(cn)
+		if interrupted {
+			return fmt.Errorf("%w (%w)", ctx.Err(), err)
+		}
+		return mapErr(err)
+	}
+	switch {
+	case interrupted && rerr == nil && oerr == nil:
+		return nil, nil, fail(ctx.Err())
+	case rerr != nil:
+		return nil, fail(rerr), nil
+	case oerr != nil:
+		return nil, nil, fail(oerr)
+	}
+	stop = context.AfterFunc(openCtx, func() { cn.broken.Store(true); cn.close() })
+	return &download{c: c, fs: f, cn: cn, f: file, path: to, r: remoteReader{f: file, ahead: true}, ctx: openCtx, stop: stop}, nil, nil
+}
+
 // Open starts a download on a pooled connection, held until Close; ctx
 // (and the I/O timeout) bound it, by closing the connection.
 func (f *sftpFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
@@ -161,7 +305,7 @@ func (f *sftpFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 		stop := context.AfterFunc(ctx, func() { cn.broken.Store(true); cn.close() })
 		file, err := cn.sftp.Open(p)
 		if err == nil {
-			return &download{c: c, cn: cn, f: file, r: remoteReader{f: file, ahead: !f.plain}, ctx: ctx, stop: stop}, nil
+			return &download{c: c, fs: f, cn: cn, f: file, path: p, r: remoteReader{f: file, ahead: !f.plain}, ctx: ctx, stop: stop}, nil
 		}
 		interrupted := !stop()
 		cn.tc.end()
@@ -183,6 +327,8 @@ func (f *sftpFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
 // download is a file being read on a pooled connection.
 type download struct {
 	c      *Client
+	fs     *sftpFS
+	path   string
 	cn     *conn
 	f      *sftp.File
 	r      remoteReader
@@ -210,6 +356,10 @@ func (d *download) Close() error {
 		return nil
 	}
 	d.closed = true
+	if !d.fs.plain && d.err == nil && d.stop() {
+		d.closeBehind()
+		return nil
+	}
 	err := d.f.Close()
 	interrupted := !d.stop()
 	d.cn.tc.end()

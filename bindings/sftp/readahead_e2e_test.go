@@ -16,18 +16,19 @@ import (
 	"github.com/soapwire/soapwire/core"
 )
 
-// TestConformancePlainReads runs the suites with downloads read one
-// request at a time: the reference the read-ahead is measured and tested
-// against stays a working Poller.
-func TestConformancePlainReads(t *testing.T) {
+// TestConformancePlain runs the suites with a Poller and a Sender that
+// send one request at a time (downloads read without the read-ahead, claim
+// and open, CLOSE and rename each awaited): the reference the pipelined
+// paths are measured and tested against stays a working binding.
+func TestConformancePlain(t *testing.T) {
 	e := newEnv(t)
 	conformance(t, e.client, func(t *testing.T, root string) *soapsftp.Poller {
-		p, err := soapsftp.NewPollerPlainReads(e.client, root, soapsftp.WithPollInterval(5e6), soapsftp.WithMaxPollInterval(5e7))
+		p, err := soapsftp.NewPollerPlain(e.client, root, soapsftp.WithPollInterval(5e6), soapsftp.WithMaxPollInterval(5e7))
 		require.NoError(t, err)
 		require.NoError(t, p.MakeLayout(ctx(t)))
 		t.Cleanup(func() { p.Close() })
 		return p
-	}, soapsftp.NewSender(e.client))
+	}, soapsftp.NewSenderPlain(e.client))
 }
 
 // TestDownloadReads: the server sees two READs for a file that fits the
@@ -49,7 +50,7 @@ func TestDownloadReads(t *testing.T) {
 			var p *soapsftp.Poller
 			if plain {
 				var err error
-				p, err = soapsftp.NewPollerPlainReads(e.client, "/ep", soapsftp.WithPollInterval(5e6), soapsftp.WithMaxPollInterval(5e7), soapsftp.WithLimits(core.Limits{MaxBytes: 4 << 20}))
+				p, err = soapsftp.NewPollerPlain(e.client, "/ep", soapsftp.WithPollInterval(5e6), soapsftp.WithMaxPollInterval(5e7), soapsftp.WithLimits(core.Limits{MaxBytes: 4 << 20}))
 				require.NoError(t, err)
 				require.NoError(t, p.MakeLayout(ctx(t)))
 				t.Cleanup(func() { p.Close() })

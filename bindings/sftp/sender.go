@@ -29,6 +29,7 @@ type Sender struct {
 	c       *Client
 	log     *slog.Logger
 	noPosix bool // tests
+	plain   bool // tests: one request at a time (pipeline.go)
 }
 
 var _ core.Sender = (*Sender)(nil)
@@ -56,7 +57,7 @@ func (s *Sender) Send(ctx context.Context, m *core.Message) error {
 	if m.ID == "" {
 		m.ID = core.NewMessageID()
 	}
-	file, err := drop.Store(ctx, &sftpFS{c: s.c, noPosix: s.noPosix}, dir, FileName(m.ID), drop.MessageReader(m), s.log, Scheme)
+	file, err := drop.Store(ctx, &sftpFS{c: s.c, noPosix: s.noPosix, plain: s.plain}, dir, FileName(m.ID), drop.MessageReader(m), s.log, Scheme)
 	if err != nil {
 		return fmt.Errorf("sftp: send %s to %s: %w", m.ID, m.To, err)
 	}

@@ -18,6 +18,8 @@ type handlers struct {
 	stall func(name string) <-chan struct{} // tests: a read of name waits for the channel
 	read  func(name string, off int64)      // tests: told each read
 	trace func(method, path, target string, err error)
+	// tests: asked before each posix-rename; an error refuses it
+	refuseRename func(from string) error
 }
 
 func newHandlers(dir string) (*handlers, error) {
@@ -122,6 +124,11 @@ func (h *handlers) Filecmd(r *sftp.Request) (err error) {
 func (h *handlers) PosixRename(r *sftp.Request) (err error) {
 	if h.trace != nil {
 		defer func() { h.trace(r.Method, r.Filepath, r.Target, err) }()
+	}
+	if h.refuseRename != nil {
+		if err := h.refuseRename(r.Filepath); err != nil {
+			return err
+		}
 	}
 	return h.root.Rename(rel(r.Filepath), rel(r.Target))
 }

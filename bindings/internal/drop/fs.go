@@ -3,8 +3,10 @@ package drop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"time"
 )
 
@@ -53,6 +55,37 @@ type FS interface {
 // returns must be what reading from the start would return.
 type SizeExpecter interface {
 	ExpectSize(n int64)
+}
+
+// Publisher is an optional interface of an FS: Publish does what Write(tmp,
+// r) and then Rename(tmp, final) do, and may send the rename before the
+// upload's end was confirmed, where the server answers in order (SFTP:
+// one round trip less). Its error says which step failed
+// (UploadError, RenameError); when it fails, nothing is left under final
+// that the server confirmed as written whole (Publish removes it again if
+// the rename went ahead of a failed end), and a partial file may be left
+// at tmp: the caller removes it.
+type Publisher interface {
+	Publish(ctx context.Context, tmp, final string, r io.Reader) error
+}
+
+// RenameOpener is an optional interface of an FS: RenameOpen does what
+// Rename(ctx, from, to) and then, when it succeeded, Open(openCtx, to) do,
+// and may send the open before the rename's answer came, where the server
+// answers in order (SFTP: one round trip less). renameErr is the rename's
+// error (then rc is nil and openErr nil), openErr the open's. The rename
+// is bounded by ctx only; openCtx bounds the read, until Close.
+type RenameOpener interface {
+	RenameOpen(ctx, openCtx context.Context, from, to string) (rc io.ReadCloser, renameErr, openErr error)
+}
+
+// UploadError and RenameError are the errors of Store's two steps, also
+// returned by Publisher.Publish.
+func UploadError(err error) error { return fmt.Errorf("upload: %w", err) }
+
+// RenameError: see UploadError.
+func RenameError(tmp string, err error) error {
+	return fmt.Errorf("rename %s: %w", path.Base(tmp), err)
 }
 
 // Entry is a file or folder in a listing.

@@ -3,7 +3,6 @@ package drop
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"path"
@@ -25,11 +24,13 @@ func Store(ctx context.Context, fsys FS, dir, name string, r io.Reader, log *slo
 	final := path.Join(dir, name)
 	tmp := path.Join(dir, tempName(name))
 	src := &touchedSource{r: r}
-	err := fsys.Write(ctx, tmp, src)
-	if err != nil {
-		err = fmt.Errorf("upload: %w", err)
+	var err error
+	if p, ok := fsys.(Publisher); ok {
+		err = p.Publish(ctx, tmp, final, src)
+	} else if err = fsys.Write(ctx, tmp, src); err != nil {
+		err = UploadError(err)
 	} else if err = fsys.Rename(ctx, tmp, final); err != nil {
-		err = fmt.Errorf("rename %s: %w", path.Base(tmp), err)
+		err = RenameError(tmp, err)
 	}
 	if err == nil || !src.touched {
 		return final, err

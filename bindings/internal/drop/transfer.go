@@ -24,9 +24,19 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	// answer was lost would leave the file claimed until its lease ends.
 	// Close waits for it, and returns the file.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
-	err := p.fs.Rename(cctx, path.Join(p.f.inbox, e.Name), work)
+	var pre *opened
+	var err error
+	if ro, ok := p.fs.(RenameOpener); ok && !p.tooLarge(e) {
+		// Claimed and opened at once (the open sent without waiting for the
+		// rename's answer): the download's watch starts with the claim.
+		pre = p.startDownload(ctx)
+		pre.rc, err, pre.err = ro.RenameOpen(cctx, pre.ctx, path.Join(p.f.inbox, e.Name), work)
+	} else {
+		err = p.fs.Rename(cctx, path.Join(p.f.inbox, e.Name), work)
+	}
 	cancel()
 	if err != nil {
+		pre.end()
 		switch {
 		case notExist(err):
 			// Another Poller claimed it first, or it is gone; or the server
@@ -45,13 +55,18 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	}
 	d := &delivery{p: p, name: e.Name, cl: cl}
 	if !p.track(d) {
+		pre.end()
 		p.giveBack(ctx, d, "the Poller was closed")
 		return nil, core.ErrClosed
 	}
-	if max := p.max.max(); max >= 0 && e.Size > max {
-		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, max), false, e)
+	if p.tooLarge(e) {
+		pre.end()
+		return nil, p.refuse(ctx, d, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, e.Size, p.max.max()), false, e)
 	}
-	sp, err := p.download(ctx, d, e.Size)
+	if pre == nil {
+		pre = p.startDownload(ctx)
+	}
+	sp, err := p.download(ctx, d, e.Size, pre)
 	var sl *spoolLimitError
 	switch {
 	case errors.As(err, &sl):
@@ -117,18 +132,55 @@ func (p *Poller) take(ctx context.Context, e Entry) (*delivery, error) {
 	return d, nil
 }
 
-// download reads the claimed file (listed with size bytes) into a spool. The transfer has its own
-// stall limit: when nothing arrives for Config.Stall, it is cut off with
-// ErrStalled.
-func (p *Poller) download(ctx context.Context, d *delivery, size int64) (*spool, error) {
+// tooLarge reports whether a listed file is over Limits.MaxBytes.
+func (p *Poller) tooLarge(e Entry) bool {
+	max := p.max.max()
+	return max >= 0 && e.Size > max
+}
+
+// opened is a download's context, with its stall watch, and its reader
+// when the file was opened with its claim (RenameOpener).
+type opened struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	dog    *time.Timer
+	rc     io.ReadCloser // opened with the claim, else nil
+	err    error         // the open's error, with the claim
+}
+
+// startDownload starts a download's stall watch: when nothing arrives for
+// Config.Stall, its context is cancelled with ErrStalled.
+func (p *Poller) startDownload(ctx context.Context) *opened {
 	tctx, cancel := context.WithCancelCause(ctx)
+	return &opened{ctx: tctx, cancel: cancel, dog: time.AfterFunc(p.cfg.Stall, func() { cancel(ErrStalled) })}
+}
+
+// end closes what was opened, if anything, and ends the watch.
+func (o *opened) end() {
+	if o == nil {
+		return
+	}
+	if o.rc != nil {
+		o.rc.Close()
+	}
+	o.dog.Stop()
+	o.cancel(nil)
+}
+
+// download reads the claimed file (listed with size bytes) into a spool,
+// from the reader o holds or one it opens. The transfer has its own stall
+// limit: when nothing arrives for Config.Stall, it is cut off with
+// ErrStalled.
+func (p *Poller) download(ctx context.Context, d *delivery, size int64, o *opened) (*spool, error) {
+	tctx, cancel, dog, stall := o.ctx, o.cancel, o.dog, p.cfg.Stall
 	defer cancel(nil)
-	stall := p.cfg.Stall
-	dog := time.AfterFunc(stall, func() { cancel(ErrStalled) })
 	defer dog.Stop()
-	d.mu.Lock()
-	rc, err := p.fs.Open(tctx, d.workPath())
-	d.mu.Unlock()
+	rc, err := o.rc, o.err
+	if rc == nil && err == nil {
+		d.mu.Lock()
+		rc, err = p.fs.Open(tctx, d.workPath())
+		d.mu.Unlock()
+	}
 	if err == nil {
 		if s, ok := rc.(SizeExpecter); ok && size > 0 {
 			s.ExpectSize(size)
