@@ -131,8 +131,8 @@ func inOrder(pw *packetWriter, first, second func() error) (error, error) {
 }
 
 // closeBehind ends a download without waiting for the CLOSE's answer: the
-// connection goes back to the pool at once, its next request sent behind
-// the CLOSE (the plain order waits for the answer; sftpFS.plain). What was
+// connection goes back to the pool once the CLOSE was written, its next
+// request sent behind it (the plain order waits for the answer; sftpFS.plain). What was
 // read is not changed by the answer to closing a file opened for reading,
 // so it is not waited for; a CLOSE that fails on a broken connection marks
 // it broken. The file's next rename or removal on this sftpFS (the Ack,
@@ -141,6 +141,7 @@ func inOrder(pw *packetWriter, first, second func() error) (error, error) {
 func (d *download) closeBehind() {
 	done := d.fs.closing(d.path)
 	cn, f := d.cn, d.f
+	sent := cn.pw.next()
 	go func() {
 		if err := f.Close(); err != nil && !serverAnswer(err) {
 			cn.broken.Store(true)
@@ -153,6 +154,12 @@ func (d *download) closeBehind() {
 		d.fs.mu.Unlock()
 		close(done)
 	}()
+	// The CLOSE leaves before the connection's next user writes: that one
+	// may wait for its own request to be written (inOrder).
+	select {
+	case <-sent:
+	case <-done:
+	}
 	cn.used = timeNow()
 	d.c.put(cn)
 }
