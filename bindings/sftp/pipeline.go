@@ -2,7 +2,6 @@ package sftp
 
 import (
 	"context"
-	"encoding/binary"
 	"io"
 	"sync"
 )
@@ -22,88 +21,29 @@ import (
 
 // packetWriter is an SFTP session's input. pkg/sftp writes each request
 // under its connection lock, a request without data in one Write (CLOSE,
-// posix-rename, REMOVE), one with data (OPEN's attributes, WRITE's bytes)
-// in two: its start, then its data. packetWriter
-//
-//   - holds the start of a small request (at most coalesceMax bytes in all)
-//     until its data came, and writes it whole: one SSH message, where two
-//     Writes made two (each encrypted, sent and read apart); a larger
-//     request is written through as it comes;
-//   - tells a caller when the next request was written whole (next), so
-//     that it can send a second request knowing the first is ahead of it
-//     on the wire (inOrder).
+// posix-rename, REMOVE); packetWriter tells a caller when the next Write is
+// done, so that it can send a second request knowing the first is ahead of
+// it on the wire.
 type packetWriter struct {
 	w       io.WriteCloser
-	through bool // tests: every Write written as it comes (the reference)
-
-	buf  []byte // a small request's start, held until it is whole
-	need int    // the held request's length, its length field included
-	rest int    // bytes still to come of a large request written through
-
 	mu      sync.Mutex
 	waiting []chan struct{}
 }
 
-// coalesceMax is the largest request packetWriter holds to write whole.
-const coalesceMax = 4096
-
 func (p *packetWriter) Write(b []byte) (int, error) {
-	switch {
-	case p.through:
-		n, err := p.w.Write(b)
-		p.written()
-		return n, err
-	case p.rest > 0: // the rest of a large request
-		n, err := p.w.Write(b)
-		if p.rest -= n; p.rest <= 0 || err != nil {
-			p.rest = 0
-			p.written()
-		}
-		return n, err
-	case len(p.buf) > 0: // the rest of a small one
-		p.buf = append(p.buf, b...)
-		if len(p.buf) < p.need {
-			return len(b), nil
-		}
-		_, err := p.w.Write(p.buf)
-		p.buf = p.buf[:0]
-		p.written()
-		return len(b), err
-	}
-	need := len(b)
-	if len(b) >= 4 {
-		need = 4 + int(binary.BigEndian.Uint32(b))
-	}
-	switch {
-	case len(b) >= need: // whole
-		n, err := p.w.Write(b)
-		p.written()
-		return n, err
-	case need <= coalesceMax:
-		p.buf, p.need = append(p.buf[:0], b...), need
-		return len(b), nil
-	}
 	n, err := p.w.Write(b)
-	if p.rest = need - n; err != nil {
-		p.rest = 0
-		p.written()
-	}
-	return n, err
-}
-
-func (p *packetWriter) Close() error { return p.w.Close() }
-
-// written tells the waiting callers that a request was written.
-func (p *packetWriter) written() {
 	p.mu.Lock()
 	for _, c := range p.waiting {
 		close(c)
 	}
 	p.waiting = p.waiting[:0]
 	p.mu.Unlock()
+	return n, err
 }
 
-// next returns a channel closed once the next request was written.
+func (p *packetWriter) Close() error { return p.w.Close() }
+
+// next returns a channel closed once the next Write returns.
 func (p *packetWriter) next() <-chan struct{} {
 	c := make(chan struct{})
 	p.mu.Lock()

@@ -3,7 +3,6 @@ package sftp
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -241,7 +240,7 @@ func TestInOrderInFlightTogether(t *testing.T) {
 	pw := &packetWriter{w: nopCloser{io.Discard}}
 	secondSent := make(chan struct{})
 	first := func() error {
-		pw.Write(frame("first request"))
+		pw.Write([]byte("first request"))
 		select {
 		case <-secondSent: // the answer comes after the second request left
 			return nil
@@ -251,7 +250,7 @@ func TestInOrderInFlightTogether(t *testing.T) {
 	}
 	second := func() error {
 		close(secondSent)
-		_, err := pw.Write(frame("second request"))
+		_, err := pw.Write([]byte("second request"))
 		return err
 	}
 	err1, err2 := inOrder(pw, first, second)
@@ -267,80 +266,6 @@ func TestInOrderInFlightTogether(t *testing.T) {
 }
 
 type nopCloser struct{ io.Writer }
-
-// frame is a request as SFTP frames it: its length, then its bytes.
-func frame(s string) []byte {
-	return append(binary.BigEndian.AppendUint32(nil, uint32(len(s))), s...)
-}
-
-// countingWriter notes each Write it is given.
-type countingWriter struct {
-	bytes.Buffer
-	writes int
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	c.writes++
-	return c.Buffer.Write(b)
-}
-
-func (c *countingWriter) Close() error { return nil }
-
-// TestPacketWriterCoalesces: requests written as pkg/sftp writes them
-// (whole; or their start, then their data) reach the session as the same
-// bytes as when every Write goes through (the reference); a small request
-// written in two parts goes out in one Write, a large one as it comes; a
-// caller waiting for the next request is told once it was written whole,
-// not after its start.
-func TestPacketWriterCoalesces(t *testing.T) {
-	type write struct {
-		parts []int // split points of the framed request
-		size  int
-	}
-	writes := []write{
-		{size: 20},                                     // CLOSE: whole
-		{size: 60, parts: []int{30}},                   // OPEN: start, attributes
-		{size: 1100, parts: []int{40}},                 // WRITE of 1 KiB: start, data
-		{size: 40000, parts: []int{40}},                // WRITE of 39 KiB: written through
-		{size: 4096 - 4, parts: []int{10}},             // the largest held
-		{size: 4096 - 3, parts: []int{10}},             // the smallest written through
-		{size: 100000, parts: []int{13, 50000, 50700}}, // more than two parts
-		{size: 9},
-	}
-	run := func(through bool) ([]byte, int) {
-		cw := &countingWriter{}
-		pw := &packetWriter{w: cw, through: through}
-		for i, w := range writes {
-			req := frame(strings.Repeat(string(rune('a'+i)), w.size))
-			at := 0
-			sent := pw.next()
-			for j, cut := range append(w.parts, len(req)) {
-				if j > 0 && !through {
-					select {
-					case <-sent:
-						t.Fatalf("request %d: told it was written after %d of %d bytes", i, at, len(req))
-					default:
-					}
-				}
-				n, err := pw.Write(req[at:cut])
-				require.NoError(t, err)
-				require.Equal(t, cut-at, n)
-				at = cut
-			}
-			select {
-			case <-sent:
-			default:
-				t.Fatalf("request %d: not told it was written", i)
-			}
-		}
-		return cw.Bytes(), cw.writes
-	}
-	want, wantWrites := run(true)
-	got, gotWrites := run(false)
-	assert.Equal(t, want, got)
-	assert.Equal(t, 16, wantWrites)
-	assert.Equal(t, 13, gotWrites, "the OPEN, the 1 KiB WRITE and the largest held request in one Write each")
-}
 
 func (nopCloser) Close() error { return nil }
 
