@@ -328,3 +328,54 @@ func TestPublishRetriesRefusedRename(t *testing.T) {
 	assert.Contains(t, err.Error(), "rename")
 	assert.Equal(t, []string{"m.xml"}, listing(t, filepath.Join(srv.Root(), "out")), "nothing published, the temporary file removed")
 }
+
+// TestRenameOpenRetriesOpenThatFoundNothing: a server that took the OPEN
+// sent with a claim before the claim's rename (so the OPEN found nothing)
+// gets the OPEN once more, after the rename's answer: the claim is read
+// whole. An OPEN that finds nothing again is the open's error, the claim
+// standing.
+func TestRenameOpenRetriesOpenThatFoundNothing(t *testing.T) {
+	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
+	t.Cleanup(func() { c.Close() })
+	var mu sync.Mutex
+	opens := map[string]int{}
+	limit := 1
+	srv.h.refuseOpen = func(p string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		opens[p]++
+		if opens[p] <= limit {
+			return sftp.ErrSSHFxNoSuchFile // as if the rename had not happened yet
+		}
+		return nil
+	}
+	for _, d := range []string{"inbox", "work"} {
+		require.NoError(t, os.Mkdir(filepath.Join(srv.Root(), d), 0o777))
+	}
+	body := []byte("<m>claimed</m>")
+	require.NoError(t, os.WriteFile(filepath.Join(srv.Root(), "inbox", "a.xml"), body, 0o666))
+	f := &sftpFS{c: c}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rc, rerr, oerr := f.RenameOpen(ctx, ctx, "/inbox/a.xml", "/work/a.claim")
+	require.NoError(t, rerr)
+	require.NoError(t, oerr)
+	got, err := io.ReadAll(rc)
+	require.NoError(t, err)
+	require.NoError(t, rc.Close())
+	assert.Equal(t, body, got)
+	assert.Equal(t, 2, opens["/work/a.claim"], "opened again after the rename's answer")
+
+	mu.Lock()
+	limit = 2
+	mu.Unlock()
+	require.NoError(t, os.WriteFile(filepath.Join(srv.Root(), "inbox", "b.xml"), body, 0o666))
+	rc, rerr, oerr = f.RenameOpen(ctx, ctx, "/inbox/b.xml", "/work/b.claim")
+	assert.Nil(t, rc)
+	require.NoError(t, rerr, "the claim stands")
+	require.ErrorIs(t, oerr, fs.ErrNotExist)
+	assert.Equal(t, []string{"a.claim", "b.claim"}, listing(t, filepath.Join(srv.Root(), "work")))
+}

@@ -20,6 +20,8 @@ type handlers struct {
 	trace func(method, path, target string, err error)
 	// tests: asked before each posix-rename; an error refuses it
 	refuseRename func(from string) error
+	// tests: asked before each open for reading; an error refuses it
+	refuseOpen func(p string) error
 }
 
 func newHandlers(dir string) (*handlers, error) {
@@ -40,6 +42,11 @@ func rel(p string) string {
 }
 
 func (h *handlers) Fileread(r *sftp.Request) (io.ReaderAt, error) {
+	if h.refuseOpen != nil {
+		if err := h.refuseOpen(r.Filepath); err != nil {
+			return nil, err
+		}
+	}
 	f, err := h.root.Open(rel(r.Filepath))
 	if err != nil || (h.stall == nil && h.read == nil) {
 		return f, err
