@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Benchmarks of attachments: a 10 MiB binary read and written again as an
@@ -142,7 +143,7 @@ func TestBenchAttachmentPass(t *testing.T) {
 		if err := got.Body().Decode(&u); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(pkBytes(t, u.Doc.Attachment()), data) {
+		if !bytes.Equal(coretest.PartBytes(t, u.Doc.Attachment()), data) {
 			t.Fatalf("%v: the bytes differ", p)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // RFC 2045 §6.8: white space in a base64 part is not data, wherever it
@@ -53,7 +54,7 @@ func TestReadPackageBase64WhiteSpace(t *testing.T) {
 			require.NoError(t, err)
 			defer m.Close()
 			assert.Equal(t, "Upload", m.Body().Name().Local, "the root part decoded")
-			assert.Equal(t, data, pkBytes(t, m.Attachment("d@x")))
+			assert.Equal(t, data, coretest.PartBytes(t, m.Attachment("d@x")))
 		})
 	}
 }

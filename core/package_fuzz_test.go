@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // FuzzReadPackage reads arbitrary packages under small limits: it must never
@@ -116,7 +117,7 @@ func FuzzReadPackage(f *testing.F) {
 			if a == nil {
 				t.Fatalf("part <%s> lost", id)
 			}
-			if got := pkBytes(t, a); !bytes.Equal(got, b) {
+			if got := coretest.PartBytes(t, a); !bytes.Equal(got, b) {
 				t.Fatalf("part <%s> changed: %q, was %q", id, got, b)
 			}
 		}

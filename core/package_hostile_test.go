@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Hostile packages: each refused with a Sender fault naming the bound or
@@ -179,5 +180,5 @@ func TestHostileNested(t *testing.T) {
 	require.Len(t, m.Attachments, 1)
 	a := m.Attachment("nest@x")
 	assert.Equal(t, ct, a.Type)
-	assert.Equal(t, body, string(pkBytes(t, a)), "the nested package comes back as the bytes it was")
+	assert.Equal(t, body, string(coretest.PartBytes(t, a)), "the nested package comes back as the bytes it was")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Helpers and tests of MIME packages (MTOM/XOP, SwA): ReadPackage, WriteTo,
@@ -50,18 +51,6 @@ func pkWire(t testing.TB, m *core.Message) ([]byte, string) {
 	require.Equal(t, int64(buf.Len()), n)
 	require.Equal(t, ct, m.ContentType(), "ContentType is fixed once chosen")
 	return buf.Bytes(), ct
-}
-
-// pkBytes reads a's bytes.
-func pkBytes(t testing.TB, a *core.Attachment) []byte {
-	t.Helper()
-	require.NotNil(t, a)
-	rc, err := a.Open()
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	return b
 }
 
 // pkDirEmpty asserts that dir holds no file.
@@ -111,12 +100,12 @@ func TestPackageRoundTrip(t *testing.T) {
 				assert.Same(t, a, got.Attachment("cid:"+want.ID))
 			}
 			assert.Equal(t, "a scan", got.Attachments[0].Header.Get("Content-Description"))
-			assert.Equal(t, pkData(1000), pkBytes(t, got.Attachments[0]))
+			assert.Equal(t, pkData(1000), coretest.PartBytes(t, got.Attachments[0]))
 			assert.False(t, got.Attachments[0].Spooled())
 			assert.True(t, got.Attachments[1].Spooled(), "3 MiB is beyond the 1 MiB spool threshold")
-			assert.Equal(t, bigData, pkBytes(t, got.Attachments[1]))
-			assert.Equal(t, bigData, pkBytes(t, got.Attachments[1]), "a spooled part opens twice")
-			assert.Empty(t, pkBytes(t, got.Attachments[2]))
+			assert.Equal(t, bigData, coretest.PartBytes(t, got.Attachments[1]))
+			assert.Equal(t, bigData, coretest.PartBytes(t, got.Attachments[1]), "a spooled part opens twice")
+			assert.Empty(t, coretest.PartBytes(t, got.Attachments[2]))
 			var body struct {
 				Name string `xml:"urn:example:pk name"`
 			}
@@ -128,7 +117,7 @@ func TestPackageRoundTrip(t *testing.T) {
 			pkDirEmpty(t, dir)
 			_, err = got.Attachments[1].Open()
 			assert.ErrorIs(t, err, core.ErrAttachmentClosed)
-			assert.Equal(t, pkData(1000), pkBytes(t, got.Attachments[0]), "a part in memory outlives Close")
+			assert.Equal(t, pkData(1000), coretest.PartBytes(t, got.Attachments[0]), "a part in memory outlives Close")
 		})
 	}
 }
@@ -245,10 +234,10 @@ func TestReadPackageRootByStart(t *testing.T) {
 	defer m.Close()
 	assert.Equal(t, core.SwA, m.Packaging)
 	require.Len(t, m.Attachments, 2)
-	assert.Equal(t, "PNG", string(pkBytes(t, m.Attachment("img@x"))))
-	assert.Equal(t, "PNG", string(pkBytes(t, m.Attachment("<img@x>"))))
-	assert.Equal(t, "PDF-1.7", string(pkBytes(t, m.Attachment("cid:doc%2520one@x"))), "a cid: URL is %%-unescaped")
-	assert.Equal(t, "PDF-1.7", string(pkBytes(t, m.Attachment("doc%20one@x"))))
+	assert.Equal(t, "PNG", string(coretest.PartBytes(t, m.Attachment("img@x"))))
+	assert.Equal(t, "PNG", string(coretest.PartBytes(t, m.Attachment("<img@x>"))))
+	assert.Equal(t, "PDF-1.7", string(coretest.PartBytes(t, m.Attachment("cid:doc%2520one@x"))), "a cid: URL is %%-unescaped")
+	assert.Equal(t, "PDF-1.7", string(coretest.PartBytes(t, m.Attachment("doc%20one@x"))))
 	assert.Equal(t, "doc.pdf", m.Attachment("doc%20one@x").Header.Get("Content-Location"))
 	assert.Empty(t, m.Attachment("doc%20one@x").Header.Get("Content-Transfer-Encoding"), "the bytes are decoded")
 	assert.Nil(t, m.Attachment("cid:nothing@x"))
@@ -265,7 +254,7 @@ func TestReadPackageRootFirstByDefault(t *testing.T) {
 	defer m.Close()
 	assert.Equal(t, core.MTOM, m.Packaging)
 	assert.Equal(t, "urn:a", m.Action, "the start-info's action")
-	assert.Equal(t, "P=NG", string(pkBytes(t, m.Attachment("img@x"))))
+	assert.Equal(t, "P=NG", string(coretest.PartBytes(t, m.Attachment("img@x"))))
 }
 
 func TestReadPackageNotMultipart(t *testing.T) {
@@ -403,7 +392,7 @@ func TestReadPackageSpoolThresholdOff(t *testing.T) {
 	m, err := core.ReadPackage(bytes.NewReader(wire), ct, core.Limits{SpoolThreshold: -1, SpoolDir: dir})
 	require.NoError(t, err)
 	assert.False(t, m.Attachments[0].Spooled())
-	assert.Equal(t, pkData(2<<20), pkBytes(t, m.Attachments[0]))
+	assert.Equal(t, pkData(2<<20), coretest.PartBytes(t, m.Attachments[0]))
 }
 
 func TestNewContentID(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // A message read as MTOM and written again (forwarded, stored, copied by a
@@ -89,8 +90,8 @@ func fwDecode(t *testing.T, wire []byte, ct string, d fwParts, docID, scanID str
 		assert.Same(t, back.Attachment(docID), got.Doc.Attachment(), "a Binary value is its part")
 		assert.Same(t, back.Attachment(scanID), got.Scan.Attachment(), "a Binary value is its part")
 	}
-	assert.Equal(t, d.doc, pkBytes(t, got.Doc.Attachment()))
-	assert.Equal(t, d.scan, pkBytes(t, got.Scan.Attachment()))
+	assert.Equal(t, d.doc, coretest.PartBytes(t, got.Doc.Attachment()))
+	assert.Equal(t, d.scan, coretest.PartBytes(t, got.Scan.Attachment()))
 	assert.Equal(t, "image/png", got.Scan.ContentType)
 	return back
 }
@@ -224,7 +225,7 @@ func TestXOPForwardStreamBody(t *testing.T) {
 		}))
 		reply.Packaging = core.MTOM
 		for _, a := range req.Attachments {
-			c := core.BytesAttachment(a.Type, pkBytes(t, a))
+			c := core.BytesAttachment(a.Type, coretest.PartBytes(t, a))
 			c.ID = a.ID
 			reply.Attachments = append(reply.Attachments, c)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // xop:Include in header blocks: checked when the package is read, a Binary
@@ -57,7 +58,7 @@ func TestXOPHeaderIncludeResolves(t *testing.T) {
 	var tok xhToken
 	require.NoError(t, m.Envelope.Headers[0].Decode(&tok))
 	assert.Same(t, m.Attachment("key@x"), tok.Value.Attachment(), "the Binary is its part")
-	assert.Equal(t, "KEY bytes", string(pkBytes(t, tok.Value.Attachment())))
+	assert.Equal(t, "KEY bytes", string(coretest.PartBytes(t, tok.Value.Attachment())))
 	assert.Contains(t, string(m.Envelope.Headers[0].XML), `<xop:Include href="cid:key@x"/>`, "the block's XML as read")
 
 	// written again as MTOM: the block as read, each part once
@@ -91,7 +92,7 @@ func TestXOPHeaderIncludeCarriedIntoAnotherMessage(t *testing.T) {
 	defer back.Close()
 	var tok xhToken
 	require.NoError(t, back.Envelope.Headers[0].Decode(&tok))
-	assert.Equal(t, "KEY bytes", string(pkBytes(t, tok.Value.Attachment())))
+	assert.Equal(t, "KEY bytes", string(coretest.PartBytes(t, tok.Value.Attachment())))
 }
 
 // A block read with an include is written as read: under SwA or Inline it

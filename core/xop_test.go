@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // XOP: xop:Include resolved when an MTOM body is read; Binary.
@@ -268,7 +269,7 @@ func TestBinaryInlineWhiteSpaceAndRefusals(t *testing.T) {
 	}
 	v, err := read(t, "<p:doc>\n UE5H\n SQ==\n</p:doc>", core.Limits{})
 	require.NoError(t, err)
-	assert.Equal(t, "PNGI", string(pkBytes(t, v.Doc.Attachment())))
+	assert.Equal(t, "PNGI", string(coretest.PartBytes(t, v.Doc.Attachment())))
 	v, err = read(t, "<p:doc></p:doc>", core.Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), v.Doc.Attachment().Size())
@@ -299,7 +300,7 @@ func TestBinaryInlineSpoolClosed(t *testing.T) {
 	var v xoDoc
 	require.NoError(t, m.Body().Decode(&v))
 	assert.True(t, v.Doc.Attachment().Spooled())
-	assert.Equal(t, data, pkBytes(t, v.Doc.Attachment()))
+	assert.Equal(t, data, coretest.PartBytes(t, v.Doc.Attachment()))
 	require.NoError(t, m.Close())
 	pkDirEmpty(t, dir)
 	_, err = v.Doc.Open()
@@ -309,7 +310,7 @@ func TestBinaryInlineSpoolClosed(t *testing.T) {
 func TestBinaryWithoutContext(t *testing.T) {
 	var v xoDoc
 	require.NoError(t, xml.Unmarshal([]byte(`<Upload xmlns="urn:example:pk"><doc>UE5H</doc></Upload>`), &v))
-	assert.Equal(t, "PNG", string(pkBytes(t, v.Doc.Attachment())))
+	assert.Equal(t, "PNG", string(coretest.PartBytes(t, v.Doc.Attachment())))
 	out, err := xml.Marshal(v)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), ">UE5H</doc>", "a decoded Binary is written inline")

@@ -20,6 +20,7 @@ import (
 
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
 
 // Attachments over HTTP: MIME packages (MTOM/XOP, SwA) in both directions,
@@ -37,18 +38,6 @@ func attData(n int) []byte {
 func attDigest(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
-}
-
-// attBytes reads an attachment's bytes.
-func attBytes(t testing.TB, a *core.Attachment) []byte {
-	t.Helper()
-	require.NotNil(t, a)
-	rc, err := a.Open()
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	return b
 }
 
 // attSeen is what attEcho saw of a request.
@@ -162,9 +151,9 @@ func TestAttachmentRoundTrip(t *testing.T) {
 					assert.Equal(t, v.MediaType(), params["type"])
 				}
 				require.Len(t, reply.Attachments, 2)
-				assert.Equal(t, large, attBytes(t, reply.Attachments[0]))
+				assert.Equal(t, large, coretest.PartBytes(t, reply.Attachments[0]))
 				assert.True(t, reply.Attachments[0].Spooled(), "a 3 MiB part is spooled, not held in memory")
-				assert.Equal(t, small, attBytes(t, reply.Attachments[1]))
+				assert.Equal(t, small, coretest.PartBytes(t, reply.Attachments[1]))
 				assert.Equal(t, "application/pdf", reply.Attachments[1].Type)
 				var echoed struct {
 					Parts []string `xml:"part"`
@@ -443,7 +432,7 @@ func TestAttachmentIntermediary(t *testing.T) {
 			seen.mu.Unlock()
 			assert.Equal(t, p, reply.Packaging)
 			require.Len(t, reply.Attachments, 1)
-			assert.Equal(t, large, attBytes(t, reply.Attachments[0]))
+			assert.Equal(t, large, coretest.PartBytes(t, reply.Attachments[0]))
 		})
 	}
 }
@@ -470,7 +459,7 @@ func TestAttachmentIntermediaryKeepsIncludes(t *testing.T) {
 					err = fmt.Errorf("packaging %s with %d parts", m.Packaging, len(m.Attachments))
 				case d.Scan.Attachment() != m.Attachments[0]:
 					err = fmt.Errorf("the Binary value is not the part (an inline copy)")
-				case !bytes.Equal(attBytes(t, m.Attachments[0]), scan):
+				case !bytes.Equal(coretest.PartBytes(t, m.Attachments[0]), scan):
 					err = fmt.Errorf("the part's bytes differ")
 				}
 				got <- err
@@ -515,7 +504,7 @@ func TestAttachmentSend(t *testing.T) {
 							err = fmt.Errorf("packaging %s with %d parts", m.Packaging, len(m.Attachments))
 						case d.PDF == nil || d.Scan.Attachment() != m.Attachments[0] || d.PDF.Attachment() != m.Attachments[1]:
 							err = fmt.Errorf("the Binary values are not the parts")
-						case !bytes.Equal(attBytes(t, m.Attachments[0]), scan) || !bytes.Equal(attBytes(t, m.Attachments[1]), pdf):
+						case !bytes.Equal(coretest.PartBytes(t, m.Attachments[0]), scan) || !bytes.Equal(coretest.PartBytes(t, m.Attachments[1]), pdf):
 							err = fmt.Errorf("the parts' bytes differ")
 						}
 					}

@@ -2,7 +2,6 @@ package mail_test
 
 import (
 	"bytes"
-	"encoding/xml"
 	"io"
 	"strings"
 	"testing"
@@ -12,23 +11,8 @@ import (
 
 	"github.com/soapwire/soapwire/bindings/internal/mail"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/core/coretest"
 )
-
-// invoiceDoc is a body with a Binary value.
-type invoiceDoc struct {
-	XMLName xml.Name    `xml:"urn:example:invoice Invoice"`
-	Number  string      `xml:"urn:example:invoice number"`
-	PDF     core.Binary `xml:"urn:example:invoice pdf"`
-}
-
-// pattern returns n bytes that hold every byte value, CR and LF included.
-func pattern(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*7 + i/251)
-	}
-	return b
-}
 
 // packaged returns a message in packaging p with a Binary of data (as the
 // body's pdf) and a text attachment with CRLF and non-ASCII.
@@ -39,20 +23,8 @@ func packaged(v core.Version, p core.Packaging, data []byte) *core.Message {
 	note := core.BytesAttachment("text/plain; charset=utf-8", []byte("Zahlbar in 30 Tagen.\r\nDanke – café\r\n"))
 	note.Header = map[string][]string{"Content-Disposition": {`attachment; filename="note.txt"`}}
 	m.Attachments = append(m.Attachments, note)
-	m.Envelope.Body = core.ValueBody(&invoiceDoc{Number: "INV-1 ü", PDF: pdf})
+	m.Envelope.Body = core.ValueBody(&coretest.Invoice{Number: "INV-1 ü", PDF: pdf})
 	return m
-}
-
-// readAll returns an attachment's bytes.
-func readAll(t *testing.T, a *core.Attachment) []byte {
-	t.Helper()
-	require.NotNil(t, a)
-	rc, err := a.Open()
-	require.NoError(t, err)
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	require.NoError(t, err)
-	return b
 }
 
 // TestComposePackageReadsBack: a message with attachments is a
@@ -62,7 +34,7 @@ func readAll(t *testing.T, a *core.Attachment) []byte {
 // SwA, from the mail as written, with CRLF line ends, and with LF ones (a
 // Maildir's).
 func TestComposePackageReadsBack(t *testing.T) {
-	data := pattern(1<<20 + 4099) // spooled when read
+	data := coretest.InvoiceBytes(1<<20 + 4099) // spooled when read
 	for _, v := range []core.Version{core.V11, core.V12} {
 		for _, p := range []core.Packaging{core.MTOM, core.SwA} {
 			t.Run(v.String()+"/"+p.String(), func(t *testing.T) {
@@ -109,15 +81,15 @@ func TestComposePackageReadsBack(t *testing.T) {
 							assert.Equal(t, "mailto:svc@example.org", got.ReplyTo)
 							assert.True(t, strings.HasPrefix(got.Meta[meta(mail.KeyContentType)], "multipart/related;"))
 							require.Len(t, got.Attachments, 2)
-							var doc invoiceDoc
+							var doc coretest.Invoice
 							require.NoError(t, got.Body().Decode(&doc))
 							assert.Equal(t, "INV-1 ü", doc.Number)
-							assert.Equal(t, data, readAll(t, doc.PDF.Attachment()), "the PDF, byte for byte")
+							assert.Equal(t, data, coretest.PartBytes(t, doc.PDF.Attachment()), "the PDF, byte for byte")
 							assert.Same(t, got.Attachments[0], doc.PDF.Attachment())
 							assert.True(t, got.Attachments[0].Spooled())
 							assert.Equal(t, "application/pdf", got.Attachments[0].Type)
 							note := got.Attachment(m.Attachments[1].ID)
-							assert.Equal(t, "Zahlbar in 30 Tagen.\r\nDanke – café\r\n", string(readAll(t, note)))
+							assert.Equal(t, "Zahlbar in 30 Tagen.\r\nDanke – café\r\n", string(coretest.PartBytes(t, note)))
 							assert.Equal(t, `attachment; filename="note.txt"`, note.Header.Get("Content-Disposition"))
 							require.NoError(t, got.Close())
 						}
@@ -153,7 +125,7 @@ func TestComposePackageRoot(t *testing.T) {
 			got, err := read(out.String())
 			require.NoError(t, err)
 			assert.Equal(t, tc.text, bodyText(t, got))
-			assert.Equal(t, []byte{0, 1, 2}, readAll(t, got.Attachments[0]))
+			assert.Equal(t, []byte{0, 1, 2}, coretest.PartBytes(t, got.Attachments[0]))
 		})
 	}
 
@@ -216,8 +188,8 @@ func TestReadPeerPackage(t *testing.T) {
 			D core.Binary `xml:"urn:p d"`
 		}
 		require.NoError(t, m.Body().Decode(&v))
-		assert.Equal(t, "PNG\r\n\x1a", string(readAll(t, v.D.Attachment())))
-		assert.Equal(t, "PNG\r\n\x1a", string(readAll(t, m.Attachment("cid:d%40p"))))
+		assert.Equal(t, "PNG\r\n\x1a", string(coretest.PartBytes(t, v.D.Attachment())))
+		assert.Equal(t, "PNG\r\n\x1a", string(coretest.PartBytes(t, m.Attachment("cid:d%40p"))))
 	}
 	m, err := read(peerPackage)
 	check(t, m, err)
