@@ -203,8 +203,10 @@ func (f *sftpFS) Publish(ctx context.Context, tmp, final string, r io.Reader) er
 		cerr, rerr := inOrder(cn.pw, file.Close, func() error { return cn.sftp.PosixRename(tmp, final) })
 		switch {
 		case cerr != nil:
-			if rerr == nil {
-				cn.sftp.Remove(final) // the rename went ahead of a failed end
+			if rerr == nil { // the rename went ahead of a failed end: undone
+				if err := cn.sftp.Remove(final); err != nil {
+					return fmt.Errorf("%w (and the file, renamed before the failure was known, is still published as %s: %v)", cerr, path.Base(final), err)
+				}
 			}
 			return cerr
 		case rerr != nil && serverAnswer(rerr):
