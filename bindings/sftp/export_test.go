@@ -1,5 +1,7 @@
 package sftp
 
+import "context"
+
 // Hooks for the black-box tests.
 
 // SetStall makes the server's reads of files named for which wait returns
@@ -36,4 +38,23 @@ func NewSenderWithoutPosixRename(c *Client, opts ...SenderOption) *Sender {
 	s := NewSender(c, opts...)
 	s.noPosix = true
 	return s
+}
+
+// Warm logs n connections of c in at once (a pool's size at most) and
+// leaves them idle in its pool.
+func Warm(ctx context.Context, c *Client, n int) error {
+	conns := make([]*conn, 0, n)
+	defer func() {
+		for _, cn := range conns {
+			c.put(cn)
+		}
+	}()
+	for range n {
+		cn, err := c.get(ctx)
+		if err != nil {
+			return err
+		}
+		conns = append(conns, cn)
+	}
+	return nil
 }
