@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -378,4 +379,57 @@ func TestRenameOpenRetriesOpenThatFoundNothing(t *testing.T) {
 	require.NoError(t, rerr, "the claim stands")
 	require.ErrorIs(t, oerr, fs.ErrNotExist)
 	assert.Equal(t, []string{"a.claim", "b.claim"}, listing(t, filepath.Join(srv.Root(), "work")))
+}
+
+// TestPublishUndoesRenameOfFailedClose: a CLOSE that fails after its
+// upload (the server could not finish the file) while the rename sent with
+// it went through: Publish removes the file from its final name again and
+// fails with the upload's error, so nothing is left published, as in the
+// plain order (which never renames). When that removal is refused too, the
+// error says the file is still published, under which name.
+func TestPublishUndoesRenameOfFailedClose(t *testing.T) {
+	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
+	t.Cleanup(func() { c.Close() })
+	var mu sync.Mutex
+	var calls []string
+	srv.h.trace = func(method, p, target string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, fmt.Sprintf("%s %s %s %v", method, p, target, err == nil))
+	}
+	closeFailed := errors.New("disk full at close")
+	srv.h.failClose = func(p string) error { return closeFailed }
+	out := filepath.Join(srv.Root(), "out")
+	require.NoError(t, os.Mkdir(out, 0o777))
+
+	for _, plain := range []bool{true, false} {
+		name := map[bool]string{true: "plain.xml", false: "m.xml"}[plain]
+		_, err = drop.Store(context.Background(), &sftpFS{c: c, plain: plain}, "/out", name, strings.NewReader("<m/>"), nil, Scheme)
+		require.Error(t, err, "plain %v", plain)
+		assert.NotContains(t, err.Error(), "rename", "plain %v: the upload's error", plain)
+		assert.Empty(t, listing(t, out), "plain %v: nothing published, nothing left", plain)
+	}
+	mu.Lock()
+	renamed := false
+	for _, c := range calls {
+		renamed = renamed || strings.HasPrefix(c, "PosixRename /out/.") && strings.HasSuffix(c, " /out/m.xml true")
+	}
+	assert.True(t, renamed, "the rename went with the CLOSE: %q", calls)
+	assert.Contains(t, calls, "Remove /out/m.xml  true", "and was undone")
+	calls = nil
+	mu.Unlock()
+
+	srv.h.refuseRemove = func(p string) error {
+		if path.Base(p) == "kept.xml" {
+			return sftp.ErrSSHFxPermissionDenied
+		}
+		return nil
+	}
+	_, err = drop.Store(context.Background(), &sftpFS{c: c}, "/out", "kept.xml", strings.NewReader("<m/>"), nil, Scheme)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "still published as kept.xml")
+	assert.Equal(t, []string{"kept.xml"}, listing(t, out))
 }

@@ -22,6 +22,11 @@ type handlers struct {
 	refuseRename func(from string) error
 	// tests: asked before each open for reading; an error refuses it
 	refuseOpen func(p string) error
+	// tests: asked when an upload's file is closed (its bytes written and
+	// the file closed); an error fails the CLOSE
+	failClose func(p string) error
+	// tests: asked before each removal; an error refuses it
+	refuseRemove func(p string) error
 }
 
 func newHandlers(dir string) (*handlers, error) {
@@ -92,7 +97,24 @@ func (h *handlers) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 	if f.Excl {
 		flags |= os.O_EXCL
 	}
-	return h.root.OpenFile(rel(r.Filepath), flags, 0o640)
+	file, err := h.root.OpenFile(rel(r.Filepath), flags, 0o640)
+	if err != nil || h.failClose == nil {
+		return file, err
+	}
+	return closeHooked{File: file, fail: func() error { return h.failClose(r.Filepath) }}, nil
+}
+
+// closeHooked is an upload's file whose closing asks a test hook.
+type closeHooked struct {
+	*os.File
+	fail func() error
+}
+
+func (c closeHooked) Close() error {
+	if err := c.File.Close(); err != nil {
+		return err
+	}
+	return c.fail()
 }
 
 func (h *handlers) Filecmd(r *sftp.Request) (err error) {
@@ -114,6 +136,11 @@ func (h *handlers) Filecmd(r *sftp.Request) (err error) {
 		}
 		return nil
 	case "Remove", "Rmdir":
+		if h.refuseRemove != nil {
+			if err := h.refuseRemove(r.Filepath); err != nil {
+				return err
+			}
+		}
 		return h.root.Remove(p)
 	case "Mkdir":
 		return h.root.Mkdir(p, 0o750)
