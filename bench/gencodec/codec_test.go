@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/soapwire/soapwire/core/soapenc"
 	"github.com/soapwire/soapwire/core/wsdl"
 	"github.com/soapwire/soapwire/core/xsd"
+	"github.com/soapwire/soapwire/internal/benchstat"
 )
 
 const ns = "urn:soapwire:bench"
@@ -318,9 +318,9 @@ func alternate(b *testing.B, batch int, fs []func() error) {
 	if len(per) == 0 {
 		return
 	}
-	b.ReportMetric(median(refl), "reflective/generated")
-	b.ReportMetric(median(std), "encoding-xml/generated")
-	b.ReportMetric(median(per), "generated-cpu-µs/msg")
+	b.ReportMetric(benchstat.Median(refl), "reflective/generated")
+	b.ReportMetric(benchstat.Median(std), "encoding-xml/generated")
+	b.ReportMetric(benchstat.Median(per), "generated-cpu-µs/msg")
 }
 
 // cpuTime returns the process's user and system CPU time.
@@ -330,13 +330,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/soapwire/soapwire/internal/benchstat"
 )
 
 // serveOnce runs one request through h in the process, without a
@@ -78,9 +80,9 @@ func BenchmarkHandlerCPU(b *testing.B) {
 			per = append(per, float64(c.Nanoseconds())/1e3/batch)
 			ratios = append(ratios, float64(c)/float64(cpu[base][r]))
 		}
-		b.ReportMetric(median(per), kind+"-cpu-µs/req")
+		b.ReportMetric(benchstat.Median(per), kind+"-cpu-µs/req")
 		if i != base {
-			b.ReportMetric(median(ratios), kind+"/net-http")
+			b.ReportMetric(benchstat.Median(ratios), kind+"/net-http")
 		}
 	}
 }

@@ -79,6 +79,7 @@ import (
 	soaphttp "github.com/soapwire/soapwire/bindings/http"
 	"github.com/soapwire/soapwire/core"
 	"github.com/soapwire/soapwire/core/rpc"
+	"github.com/soapwire/soapwire/internal/benchstat"
 )
 
 const echoNS = "urn:soapwire:bench"
@@ -416,15 +417,6 @@ func call(client *http.Client, url string, body []byte) error {
 	return nil
 }
 
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // run measures the servers kinds (net-http, the baseline, last).
 func run(out io.Writer, kinds []string, rounds int, d, warmup time.Duration, inflight int, vs string) error {
 	kinds = slices.Clone(kinds)
@@ -500,10 +492,10 @@ func run(out io.Writer, kinds []string, rounds int, d, warmup time.Duration, inf
 				ratios = append(ratios, results[i][r].rps()/results[base][r].rps())
 				cpuRatios = append(cpuRatios, results[i][r].serverPerReq()/results[base][r].serverPerReq())
 			}
-			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", median(ratios))
-			cpuRatio = fmt.Sprintf("**%.2fx** (%.2f–%.2f)", median(cpuRatios), slices.Min(cpuRatios), slices.Max(cpuRatios))
+			ratio = fmt.Sprintf("**%.2fx** (median of per-round ratios)", benchstat.Median(ratios))
+			cpuRatio = fmt.Sprintf("**%.2fx** (%.2f–%.2f)", benchstat.Median(cpuRatios), slices.Min(cpuRatios), slices.Max(cpuRatios))
 		}
-		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s | %s |\n", k, median(rps), median(srv), median(cli), ratio, cpuRatio)
+		fmt.Fprintf(out, "| %s | %.0f | %.1f | %.1f | %s | %s |\n", k, benchstat.Median(rps), benchstat.Median(srv), benchstat.Median(cli), ratio, cpuRatio)
 	}
 	if vs != "" {
 		fmt.Fprintln(out)
@@ -516,8 +508,8 @@ func run(out io.Writer, kinds []string, rounds int, d, warmup time.Duration, inf
 				rps = append(rps, results[j][r].rps()/results[i][r].rps())
 				cpu = append(cpu, results[j][r].serverPerReq()/results[i][r].serverPerReq())
 			}
-			fmt.Fprintf(out, "| %s | %.3fx (%.3f–%.3f) | %.3fx (%.3f–%.3f) |\n", kinds[j], median(rps), slices.Min(rps), slices.Max(rps),
-				median(cpu), slices.Min(cpu), slices.Max(cpu))
+			fmt.Fprintf(out, "| %s | %.3fx (%.3f–%.3f) | %.3fx (%.3f–%.3f) |\n", kinds[j], benchstat.Median(rps), slices.Min(rps), slices.Max(rps),
+				benchstat.Median(cpu), slices.Min(cpu), slices.Max(cpu))
 		}
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 
 	soapnats "github.com/soapwire/soapwire/bindings/nats"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/internal/benchstat"
 )
 
 const benchInFlight = 32
@@ -227,17 +227,17 @@ func BenchmarkRequestReplyRatio(b *testing.B) {
 		hdrRatios = append(hdrRatios, rate[0]/rate[2])
 		cpuRatios = append(cpuRatios, cpu[0]/cpu[1])
 	}
-	b.ReportMetric(median(ratios), "soap/raw")
-	b.ReportMetric(median(hdrRatios), "soap/raw-hdr")
-	b.ReportMetric(median(rates[0]), "soap-rt/s")
-	b.ReportMetric(median(rates[1]), "raw-rt/s")
-	b.ReportMetric(median(rates[2]), "raw-hdr-rt/s")
-	b.ReportMetric(median(cpuRatios), "soap/raw-cpu")
-	b.ReportMetric(median(cpus[0]), "soap-cpu-µs/rt")
-	b.ReportMetric(median(cpus[1]), "raw-cpu-µs/rt")
-	b.ReportMetric(median(cpus[2]), "raw-hdr-cpu-µs/rt")
-	b.ReportMetric(median(writes[0]), "soap-writes/rt")
-	b.ReportMetric(median(writes[1]), "raw-writes/rt")
+	b.ReportMetric(benchstat.Median(ratios), "soap/raw")
+	b.ReportMetric(benchstat.Median(hdrRatios), "soap/raw-hdr")
+	b.ReportMetric(benchstat.Median(rates[0]), "soap-rt/s")
+	b.ReportMetric(benchstat.Median(rates[1]), "raw-rt/s")
+	b.ReportMetric(benchstat.Median(rates[2]), "raw-hdr-rt/s")
+	b.ReportMetric(benchstat.Median(cpuRatios), "soap/raw-cpu")
+	b.ReportMetric(benchstat.Median(cpus[0]), "soap-cpu-µs/rt")
+	b.ReportMetric(benchstat.Median(cpus[1]), "raw-cpu-µs/rt")
+	b.ReportMetric(benchstat.Median(cpus[2]), "raw-hdr-cpu-µs/rt")
+	b.ReportMetric(benchstat.Median(writes[0]), "soap-writes/rt")
+	b.ReportMetric(benchstat.Median(writes[1]), "raw-writes/rt")
 }
 
 // cpuTime is the process's user and system CPU time: client, server and
@@ -290,15 +290,6 @@ func batch(n, inFlight int, call func(context.Context) error) (time.Duration, er
 	wg.Wait()
 	close(errs)
 	return time.Since(start), <-errs
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // BenchmarkJetStream compares durable document delivery through Publisher,

@@ -18,6 +18,7 @@ import (
 	soapsftp "github.com/soapwire/soapwire/bindings/sftp"
 	"github.com/soapwire/soapwire/bindings/sftp/sftptest"
 	"github.com/soapwire/soapwire/core"
+	"github.com/soapwire/soapwire/internal/benchstat"
 )
 
 // benchBody is the body of a 1 KiB SOAP 1.1 envelope, benchEnvelope such
@@ -119,22 +120,12 @@ func benchDrop(b *testing.B, addr, user string, auth []soapsftp.ClientOption, ra
 			rawRate, dropRate, ratios = append(rawRate, rr), append(dropRate, dr), append(ratios, dr/rr)
 		}
 		b.StopTimer()
-		b.ReportMetric(median(rawRate), "raw-files/s")
-		b.ReportMetric(median(dropRate), "soapwire-files/s")
-		b.ReportMetric(median(ratios), "soapwire/raw")
+		b.ReportMetric(benchstat.Median(rawRate), "raw-files/s")
+		b.ReportMetric(benchstat.Median(dropRate), "soapwire-files/s")
+		b.ReportMetric(benchstat.Median(ratios), "soapwire/raw")
 		b.ReportMetric(slices.Min(ratios), "min")
 		b.ReportMetric(slices.Max(ratios), "max")
 	})
-}
-
-// median returns the median of xs (not empty).
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // rawRig uploads files with pkg/sftp on one logged-in connection.

@@ -31,7 +31,7 @@ type Rule struct {
 var (
 	coreOnly   = []string{"core", "core/internal/..."}
 	coreFamily = []string{"core", "core/internal/...", "core/soapenc/...", "core/rpc/...", "core/wsdl/...", "core/xsd/..."}
-	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck", "internal/interop"}
+	testOnly   = []string{"github.com/stretchr/testify/...", "core/coretest/...", "internal/buildcheck", "internal/interop", "internal/benchstat"}
 )
 
 func join(lists ...[]string) []string {
