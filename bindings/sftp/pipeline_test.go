@@ -46,12 +46,19 @@ func (s pipeServer) mkdir(t *testing.T, p string) {
 	}
 }
 
-func pipeServers(t *testing.T) []pipeServer {
+// embeddedPair starts an embedded server and a Client of it, both closed
+// when t ends.
+func embeddedPair(t *testing.T) (*Server, *Client) {
 	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
 	require.NoError(t, err)
 	t.Cleanup(func() { srv.Close() })
-	ec := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
-	t.Cleanup(func() { ec.Close() })
+	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
+	t.Cleanup(func() { c.Close() })
+	return srv, c
+}
+
+func pipeServers(t *testing.T) []pipeServer {
+	srv, ec := embeddedPair(t)
 	d := sftptest.StartSSHD(t)
 	oc := NewClient(d.Addr, d.User, WithKey(d.Key), WithHostKey(d.HostKey))
 	t.Cleanup(func() { oc.Close() })
@@ -298,11 +305,7 @@ func TestClosedWaitsForCloseBehind(t *testing.T) {
 // sends it once more after the CLOSE's answer, and the file is published.
 // A rename refused again fails the upload, as in the plain order.
 func TestPublishRetriesRefusedRename(t *testing.T) {
-	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
-	require.NoError(t, err)
-	t.Cleanup(func() { srv.Close() })
-	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
-	t.Cleanup(func() { c.Close() })
+	srv, c := embeddedPair(t)
 	refusals := map[string]int{}
 	var mu sync.Mutex
 	limit := 1
@@ -316,7 +319,7 @@ func TestPublishRetriesRefusedRename(t *testing.T) {
 		return nil
 	}
 	require.NoError(t, os.Mkdir(filepath.Join(srv.Root(), "out"), 0o777))
-	_, err = drop.Store(context.Background(), &sftpFS{c: c}, "/out", "m.xml", strings.NewReader("<m/>"), nil, Scheme)
+	_, err := drop.Store(context.Background(), &sftpFS{c: c}, "/out", "m.xml", strings.NewReader("<m/>"), nil, Scheme)
 	require.NoError(t, err)
 	got, err := os.ReadFile(filepath.Join(srv.Root(), "out", "m.xml"))
 	require.NoError(t, err)
@@ -336,11 +339,7 @@ func TestPublishRetriesRefusedRename(t *testing.T) {
 // whole. An OPEN that finds nothing again is the open's error, the claim
 // standing.
 func TestRenameOpenRetriesOpenThatFoundNothing(t *testing.T) {
-	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
-	require.NoError(t, err)
-	t.Cleanup(func() { srv.Close() })
-	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
-	t.Cleanup(func() { c.Close() })
+	srv, c := embeddedPair(t)
 	var mu sync.Mutex
 	opens := map[string]int{}
 	limit := 1
@@ -388,11 +387,7 @@ func TestRenameOpenRetriesOpenThatFoundNothing(t *testing.T) {
 // plain order (which never renames). When that removal is refused too, the
 // error says the file is still published, under which name.
 func TestPublishUndoesRenameOfFailedClose(t *testing.T) {
-	srv, err := StartServer(t.TempDir(), "alice", WithPassword("secret"))
-	require.NoError(t, err)
-	t.Cleanup(func() { srv.Close() })
-	c := NewClient(srv.Addr(), "alice", WithPassword("secret"), WithHostKey(srv.HostKey()))
-	t.Cleanup(func() { c.Close() })
+	srv, c := embeddedPair(t)
 	var mu sync.Mutex
 	var calls []string
 	srv.h.trace = func(method, p, target string, err error) {
@@ -407,7 +402,7 @@ func TestPublishUndoesRenameOfFailedClose(t *testing.T) {
 
 	for _, plain := range []bool{true, false} {
 		name := map[bool]string{true: "plain.xml", false: "m.xml"}[plain]
-		_, err = drop.Store(context.Background(), &sftpFS{c: c, plain: plain}, "/out", name, strings.NewReader("<m/>"), nil, Scheme)
+		_, err := drop.Store(context.Background(), &sftpFS{c: c, plain: plain}, "/out", name, strings.NewReader("<m/>"), nil, Scheme)
 		require.Error(t, err, "plain %v", plain)
 		assert.NotContains(t, err.Error(), "rename", "plain %v: the upload's error", plain)
 		assert.Empty(t, listing(t, out), "plain %v: nothing published, nothing left", plain)
@@ -428,7 +423,7 @@ func TestPublishUndoesRenameOfFailedClose(t *testing.T) {
 		}
 		return nil
 	}
-	_, err = drop.Store(context.Background(), &sftpFS{c: c}, "/out", "kept.xml", strings.NewReader("<m/>"), nil, Scheme)
+	_, err := drop.Store(context.Background(), &sftpFS{c: c}, "/out", "kept.xml", strings.NewReader("<m/>"), nil, Scheme)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "still published as kept.xml")
 	assert.Equal(t, []string{"kept.xml"}, listing(t, out))
