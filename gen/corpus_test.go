@@ -17,7 +17,6 @@ import (
 	"github.com/soapwire/soapwire/core/wsdl"
 	"github.com/soapwire/soapwire/core/xsd"
 	"github.com/soapwire/soapwire/gen"
-	"github.com/soapwire/soapwire/internal/buildcheck"
 )
 
 // corpusDir finds the contract corpus: $SOAPWIRE_WSDL_CORPUS, else
@@ -74,38 +73,37 @@ func packageOf(id string) string { return strings.ReplaceAll(id, "-", "") }
 // all).
 func TestCorpusBuilds(t *testing.T) {
 	dir := corpusDir(t)
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	mod := t.TempDir()
-	goMod := "module corpusgen\n\ngo 1.26\n\nrequire github.com/soapwire/soapwire v0.0.0\n\nreplace github.com/soapwire/soapwire => " + root + "\n"
-	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte(goMod), 0o644))
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.sum"), sum, 0o644))
-	cases := corpusCases(t, dir)
-	for _, c := range cases {
-		ct, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS(filepath.Join(dir, "cases", c.ID))), c.Entry)
-		require.NoError(t, err, c.ID)
-		files, err := gen.Generate(ct, gen.WithPackage(packageOf(c.ID)))
-		require.NoError(t, err, c.ID)
-		again, err := gen.Generate(ct, gen.WithPackage(packageOf(c.ID)))
-		require.NoError(t, err, c.ID)
-		require.Equal(t, len(files), len(again), c.ID)
-		for i := range files {
-			assert.True(t, bytes.Equal(files[i].Data, again[i].Data), "%s: %s differs between two runs", c.ID, files[i].Name)
+	var contracts []contractDir
+	for _, c := range corpusCases(t, dir) {
+		contracts = append(contracts, contractDir{pkg: packageOf(c.ID), dir: filepath.Join(dir, "cases", c.ID), entry: c.Entry})
+	}
+	generateAndBuild(t, contracts)
+}
+
+// contractDir is a contract to generate: its folder, its entry file there,
+// and the package name to generate.
+type contractDir struct{ pkg, dir, entry string }
+
+// generateAndBuild generates each contract's package twice (the same bytes
+// both times), then builds and vets them all in one module
+// (buildGenerated: one go build and one go vet for all).
+func generateAndBuild(t *testing.T, contracts []contractDir) {
+	t.Helper()
+	pkgs := map[string]map[string]string{}
+	for _, c := range contracts {
+		ct, err := wsdl.Load(t.Context(), xsd.FSLoader(os.DirFS(c.dir)), c.entry)
+		require.NoError(t, err, c.pkg)
+		files, err := gen.Generate(ct, gen.WithPackage(c.pkg))
+		require.NoError(t, err, c.pkg)
+		again, err := gen.Generate(ct, gen.WithPackage(c.pkg))
+		require.NoError(t, err, c.pkg)
+		require.Equal(t, len(files), len(again), c.pkg)
+		pkgs[c.pkg] = map[string]string{}
+		for i, f := range files {
+			assert.True(t, bytes.Equal(f.Data, again[i].Data), "%s: %s differs between two runs", c.pkg, f.Name)
+			pkgs[c.pkg][f.Name] = string(f.Data)
 		}
-		pkgDir := filepath.Join(mod, packageOf(c.ID))
-		require.NoError(t, os.MkdirAll(pkgDir, 0o755))
-		for _, f := range files {
-			require.NoError(t, os.WriteFile(filepath.Join(pkgDir, f.Name), f.Data, 0o644))
-		}
 	}
-	env := []string{"GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOWORK=off"}
-	if out, err := buildcheck.Go(t, mod, env, "build", "./..."); err != nil {
-		t.Fatalf("go build of the generated packages: %v\n%s", err, out)
-	}
-	if out, err := buildcheck.Go(t, mod, env, "vet", "./..."); err != nil {
-		t.Fatalf("go vet of the generated packages: %v\n%s", err, out)
-	}
-	t.Logf("%d contracts generated, built and vetted", len(cases))
+	buildGenerated(t, pkgs)
+	t.Logf("%d contracts generated, built and vetted", len(contracts))
 }

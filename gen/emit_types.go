@@ -154,6 +154,12 @@ func describeContext(c xsd.Component) string {
 		}
 		return "written in an anonymous simple type"
 	case *xsd.ComplexType:
+		if c.Array != nil {
+			if c.Name != (xml.Name{}) {
+				return "an item of the array type " + qname(c.Name)
+			}
+			return "an item of an array of arrays"
+		}
 		if c.Name != (xml.Name{}) {
 			return "the value of the type " + qname(c.Name)
 		}

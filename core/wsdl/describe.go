@@ -278,7 +278,11 @@ func (p *printer) typeLine(t xsd.Type) {
 			derived = " " + t.Derivation.String() + " of " + p.typeRef(t.Base, 0)
 		}
 		if t.Array != nil {
-			p.printf("  %s%s = array of %s%s\n", pre, name, p.typeRef(t.Array.ItemType, 0), t.Array.Dimensions)
+			item := t.Array.ItemType
+			for c, ok := item.(*xsd.ComplexType); ok && c.Name == (xml.Name{}) && c.Array != nil; c, ok = item.(*xsd.ComplexType) {
+				item = c.Array.ItemType // an array of arrays: its rank groups follow
+			}
+			p.printf("  %s%s = array of %s%s\n", pre, name, p.typeRef(item, 0), t.Array.Dimensions)
 			return
 		}
 		p.printf("  %s%s%s(%s)\n", pre, name, derived, p.complexBody(t, 0))

@@ -2,6 +2,7 @@ package xsd
 
 import (
 	"encoding/xml"
+	"strings"
 )
 
 // derive computes what follows from the references: varieties, element
@@ -385,4 +386,49 @@ func (r *Reader) array(s *Set, t *ComplexType) {
 		a.ItemType = s.AnyType()
 	}
 	t.Array = a
+	if groups := rankGroups(a.Dimensions); len(groups) > 1 {
+		a.ItemType = nestedArray(t, a, groups[:len(groups)-1])
+	}
+}
+
+// nestedArray is the anonymous array type of the items of an array of
+// arrays ("xsd:int[][]": items that are int[]; "xsd:int[][,]": items that
+// are int[,]): a copy of the outer type t whose items are a's item type and
+// whose rank is the groups before the last.
+func nestedArray(t *ComplexType, a *ArrayInfo, groups []string) *ComplexType {
+	inner := *t
+	inner.Name, inner.Doc, inner.Derived, inner.Context = xml.Name{}, "", nil, t
+	ia := &ArrayInfo{ItemType: a.ItemType, ItemTypeName: a.ItemTypeName, Dimensions: strings.Join(groups, ""), Encoding: a.Encoding}
+	inner.Array = ia
+	if len(groups) > 1 {
+		ia.ItemType = nestedArray(&inner, ia, groups[:len(groups)-1])
+	}
+	return &inner
+}
+
+// rankGroups splits an arrayType's rank part into its bracketed groups:
+// "[][,]" is "[]" and "[,]".
+func rankGroups(dims string) []string {
+	var out []string
+	for dims != "" {
+		i := strings.IndexByte(dims, ']')
+		if dims[0] != '[' || i < 0 {
+			return out
+		}
+		out = append(out, dims[:i+1])
+		dims = dims[i+1:]
+	}
+	return out
+}
+
+// ItemTypePrefix is what an array's arrayType writes between the item
+// type's name and the array's size: the rank groups of its items when they
+// are arrays themselves ("[]" for an int[][] written "xsd:int[][2]"), else
+// nothing.
+func (a *ArrayInfo) ItemTypePrefix() string {
+	groups := rankGroups(a.Dimensions)
+	if len(groups) < 2 {
+		return ""
+	}
+	return strings.Join(groups[:len(groups)-1], "")
 }

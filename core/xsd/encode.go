@@ -514,7 +514,7 @@ func (e *encoder) array(t *ComplexType, v *Value) error {
 	} else {
 		enc := NamespaceSOAPEnc
 		e.x.attr(xsiName(xsiTypeLocal), e.x.qname(xml.Name{Space: enc, Local: "Array"}))
-		e.x.attr(xml.Name{Space: enc, Local: "arrayType"}, e.x.qname(itemName)+"["+n+"]")
+		e.x.attr(xml.Name{Space: enc, Local: "arrayType"}, e.x.qname(itemName)+a.ItemTypePrefix()+"["+n+"]")
 	}
 	decl := a.ItemElement
 	if decl == nil {

@@ -289,8 +289,10 @@ func TestArrays(t *testing.T) {
 	assert.Equal(t, xsd.NamespaceSOAPEnc, a.Encoding)
 	m := set.Type(q(shop, "Matrix")).(*xsd.ComplexType).Array
 	require.NotNil(t, m)
-	assert.Equal(t, set.Builtin(xsd.KindDouble), m.ItemType)
+	assert.Equal(t, set.Builtin(xsd.KindDouble).Name, m.ItemTypeName)
 	assert.Equal(t, "[][]", m.Dimensions)
+	assert.Equal(t, "[]", m.ItemTypePrefix(), "an array of arrays: its items are double[]")
+	assert.Equal(t, set.Builtin(xsd.KindDouble), m.ItemType.(*xsd.ComplexType).Array.ItemType)
 	assert.Nil(t, set.Type(q(shop, "Order")).(*xsd.ComplexType).Array)
 }
 

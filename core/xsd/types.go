@@ -295,12 +295,17 @@ func (t *ComplexType) EffectiveAnyAttribute() *Wildcard { return t.anyAttr }
 
 // ArrayInfo describes a SOAP-encoded array type.
 type ArrayInfo struct {
-	// ItemType is the type of the items; ItemTypeName is its name as
-	// written in wsdl:arrayType (or the item element's type).
+	// ItemType is the type of the items; ItemTypeName is the name written
+	// in wsdl:arrayType (or the item element's type). For an array of
+	// arrays ("xsd:int[][]") the items are arrays: ItemType is an anonymous
+	// array type of ItemTypeName with the rank groups before the last
+	// ("[]"), and ItemTypePrefix says what the arrayType writes after the
+	// name.
 	ItemType     Type
 	ItemTypeName xml.Name
 	// Dimensions is the rank part of the arrayType: "[]" for a
-	// one-dimensional array, "[,]" for two, "[][]" for an array of arrays.
+	// one-dimensional array, "[,]" for two (whose items are read and
+	// written in one flat list), "[][]" for an array of arrays.
 	Dimensions string
 	// ItemElement is the element the restriction declares for the items,
 	// if it declares one.
