@@ -99,7 +99,7 @@ func (cr *reader) document(location string, from xsd.Loc, depth int, namespace s
 	case root.Is(NamespaceWSDL, "definitions"):
 	case root.Is(xsd.NamespaceXSD, "schema") && depth > 0:
 		// a schema imported with wsdl:import, as some contracts do
-		cr.r.AddSchema(root, d.Location, depth)
+		cr.r.AddSchemaDocument(d, depth)
 		return
 	case root.Name.Space == NamespaceWSDL20:
 		cr.fail(loc, "WSDL 2.0 (%s) is not supported: only WSDL 1.1 is", NamespaceWSDL20)

@@ -1,6 +1,7 @@
 package wsdl_test
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"strings"
@@ -138,4 +139,18 @@ func TestLoadDuplicates(t *testing.T) {
 		"again.wsdl:3: the port type P is defined again (the first, at main.wsdl:5, is used)",
 		"again.wsdl:4: the binding B is defined again (the first, at main.wsdl:6, is used)",
 	}, got)
+}
+
+// TestSchemaImportedTwice: a schema document that the WSDL imports with
+// wsdl:import (as some contracts do) and that is imported again by a schema
+// it imports (a.xsd and b.xsd import each other) is read once: no "defined
+// again" warnings for its components.
+func TestSchemaImportedTwice(t *testing.T) {
+	main := strings.Replace(contract(okTypes, okMessages, okPortType, okBinding, ""), "<types>", `<import namespace="urn:a" location="a.xsd"/><types>`, 1)
+	a := `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:b="urn:b" targetNamespace="urn:a"><xs:import namespace="urn:b" schemaLocation="b.xsd"/><xs:element name="A" type="b:B"/></xs:schema>`
+	b := `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:a="urn:a" targetNamespace="urn:b"><xs:import namespace="urn:a" schemaLocation="a.xsd"/><xs:complexType name="B"><xs:sequence><xs:element ref="a:A" minOccurs="0"/></xs:sequence></xs:complexType></xs:schema>`
+	c, err := wsdl.Load(t.Context(), xsd.MapLoader{"main.wsdl": []byte(main), "a.xsd": []byte(a), "b.xsd": []byte(b)}, "main.wsdl")
+	require.NoError(t, err)
+	assert.NotNil(t, c.Schemas.Element(xml.Name{Space: "urn:a", Local: "A"}))
+	assert.Empty(t, c.Warnings)
 }

@@ -127,6 +127,20 @@ func (p *sp) importOrInclude(n *xmldoc.Node) {
 	r.LoadSchemaAt(loc, imp.Loc, p.depth+1, p.s.TargetNamespace, include, imp.Namespace)
 }
 
+// AddSchemaDocument reads the schema that is the root of d (a document
+// Document loaded), as LoadSchemaAt reads an import of it: once, so that a
+// schema a WSDL imports with wsdl:import and a schema imports again is read
+// one time, without its namespace checked against an import's.
+func (r *Reader) AddSchemaDocument(d *Document, depth int) {
+	tns, _ := d.Root.Attr("targetNamespace")
+	key := d.key + "\x00" + tns
+	if r.added[key] {
+		return
+	}
+	r.added[key] = true
+	r.addSchema(d.Root, d.Location, depth, "", false)
+}
+
 // LoadSchemaAt loads the schema document at location, as an import (of
 // namespace, "" for none) or an include into a schema of namespace
 // includer; from is where it is named, for errors. A document that is a
