@@ -354,7 +354,7 @@ func (g *generator) emitArrayCodec(f *file, st *goStruct) {
 	f.p("\t\te.Attr(%s, \"arraySize\", xsd.FormatInt(int64(len(*v))))", goString(xsd.NamespaceSOAP12Enc))
 	f.p("\tdefault:")
 	f.p("\t\te.Type(%s, \"Array\")", goString(enc))
-	f.p("\t\te.Attr(%s, \"arrayType\", e.QName(%s, %s)+\"%s[\"+xsd.FormatInt(int64(len(*v)))+\"]\")", goString(enc), goString(itemType.Space), goString(itemType.Local), a.ItemTypePrefix())
+	f.p("\t\te.Attr(%s, \"arrayType\", e.QName(%s, %s)+%s+xsd.FormatInt(int64(len(*v)))+\"]\")", goString(enc), goString(itemType.Space), goString(itemType.Local), goString(a.ItemTypePrefix()+"["))
 	f.p("\t}")
 	f.p("\tfor i := range *v {")
 	el := &xsd.Element{Name: itemName, Nillable: true}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,4 +45,34 @@ func TestArrayOfArrays(t *testing.T) {
 	var again [][]float64
 	require.NoError(t, codec.DecodeBytes(out.Bytes(), el, &again), out.String())
 	assert.Equal(t, got, again)
+}
+
+// TestArrayTypeDimensions: a wsdl:arrayType's rank and size part is
+// bracketed groups of commas, digits and spaces (SOAP 1.1 §5.4.2); any
+// other text there fails the load, naming the attribute, since the part is
+// written back into arrayType attributes and into generated code.
+func TestArrayTypeDimensions(t *testing.T) {
+	schema := func(arrayType string) []byte {
+		var b bytes.Buffer
+		b.WriteString(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"` +
+			` xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:a">` +
+			`<xs:import namespace="http://schemas.xmlsoap.org/soap/encoding/"/>` +
+			`<xs:complexType name="A"><xs:complexContent><xs:restriction base="soapenc:Array">` +
+			`<xs:attribute ref="soapenc:arrayType" wsdl:arrayType="`)
+		xml.EscapeText(&b, []byte(arrayType))
+		b.WriteString(`"/></xs:restriction></xs:complexContent></xs:complexType></xs:schema>`)
+		return b.Bytes()
+	}
+	load := func(arrayType string) error {
+		_, err := xsd.Load(t.Context(), xsd.FSLoader(fstest.MapFS{"a.xsd": {Data: schema(arrayType)}}), "a.xsd")
+		return err
+	}
+	for _, ok := range []string{"xs:int[]", "xs:int[,]", "xs:int[][]", "xs:int[][,]", "xs:int[3]", "xs:int[][2, 3]"} {
+		assert.NoError(t, load(ok), ok)
+	}
+	for _, bad := range []string{`xs:int["+evil()+"]`, "xs:int[][x]", "xs:int[[]]", "xs:int[]]", "xs:int[]x[]", "xs:int[\n]"} {
+		err := load(bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "its dimensions are not brackets", bad)
+	}
 }

@@ -356,12 +356,35 @@ func (p *sp) arrayType(n *xmldoc.Node, u *AttributeUse) {
 		p.r.Fail(u.Loc, "wsdl:arrayType=%q is not a type followed by its dimensions", v)
 		return
 	}
+	if !validRanks(v[i:]) {
+		p.r.Fail(u.Loc, "wsdl:arrayType=%q: its dimensions are not brackets holding commas and sizes (SOAP 1.1 §5.4.2)", v)
+		return
+	}
 	q, err := n.ResolveQName(v[:i])
 	if err != nil {
 		p.r.Fail(u.Loc, "wsdl:arrayType: %v", err)
 		return
 	}
 	u.arrayItem, u.arrayDims, u.arrayValid = p.chameleonName(q, u.Loc), v[i:], true
+}
+
+// validRanks reports whether dims is an arrayType's rank and size part as
+// SOAP 1.1 §5.4.2 writes it: bracketed groups ("[]", "[,]", "[2]",
+// "[][3,4]") holding only commas, digits and spaces. Anything else is
+// refused: the part is written back into arrayType attributes, and into
+// the code soapwire gen writes.
+func validRanks(dims string) bool {
+	open := false
+	for i := 0; i < len(dims); i++ {
+		switch c := dims[i]; {
+		case c == '[' && !open, c == ']' && open:
+			open = !open
+		case open && (c == ',' || c == ' ' || '0' <= c && c <= '9'):
+		default:
+			return false
+		}
+	}
+	return dims != "" && !open
 }
 
 // attributeGroup reads a top-level xs:attributeGroup.
