@@ -167,3 +167,14 @@ func (f *file) source(pkg, header string) ([]byte, error) {
 
 // goString returns s as a Go string literal.
 func goString(s string) string { return strconv.Quote(s) }
+
+// errorfMessage is the arguments of an Errorf call that says msg, a constant
+// message holding a contract's text: the message as a Go string, after a
+// "%s" format when it holds a percent sign (a namespace may), which would
+// otherwise be read as a verb.
+func errorfMessage(msg string) string {
+	if strings.Contains(msg, "%") {
+		return `"%s", ` + goString(msg)
+	}
+	return goString(msg)
+}

@@ -63,7 +63,7 @@ func (g *generator) emitEncode(f *file, st *goStruct) {
 	f.p("// not fit).")
 	f.p("func (v *%s) EncodeXSD(e *xsd.Encoder) error {", st.name)
 	if st.ct.Abstract {
-		f.p("\treturn e.Errorf(%s)", goString("the type "+qname(st.ct.Name)+" is abstract: give a value of a type derived from it"))
+		f.p("\treturn e.Errorf(%s)", errorfMessage("the type "+qname(st.ct.Name)+" is abstract: give a value of a type derived from it"))
 		f.p("}")
 		f.p("")
 		return
@@ -127,7 +127,7 @@ func (g *generator) emitEncodeAttr(f *file, st *goStruct, u *xsd.AttributeUse) {
 	})
 	if fx := u.ValueFixed(); fx != nil {
 		f.p("%sif fixed, _ := %s.Check(%s); s != fixed {", in, fd.rep.simple, goString(*fx))
-		f.p("%s\treturn e.Errorf(%s)", in, goString(fmt.Sprintf("attribute %s: the value is fixed to %q", label, *fx)))
+		f.p("%s\treturn e.Errorf(%s)", in, errorfMessage(fmt.Sprintf("attribute %s: the value is fixed to %q", label, *fx)))
 		f.p("%s}", in)
 	}
 	val := "s"
@@ -294,7 +294,7 @@ func (g *generator) emitDispatch(f *file, st *goStruct) {
 	self := "!st.HasType || st.Type == " + xmlNameExpr(st.ct.Name)
 	if st.ct.Abstract {
 		f.p("\tcase %s:", self)
-		f.p("\t\treturn nil, d.Errorf(%s)", goString("the type "+qname(st.ct.Name)+" is abstract: xsi:type must name a type derived from it"))
+		f.p("\t\treturn nil, d.Errorf(%s)", errorfMessage("the type "+qname(st.ct.Name)+" is abstract: xsi:type must name a type derived from it"))
 	} else {
 		f.p("\tcase %s:", self)
 		f.p("\t\tv = new(%s)", st.name)
@@ -308,12 +308,12 @@ func (g *generator) emitDispatch(f *file, st *goStruct) {
 	}
 	f.p("\tcase d.Encoded() != 0:")
 	if st.ct.Abstract {
-		f.p("\t\treturn nil, d.Errorf(\"xsi:type %%s does not name a type derived from %s\", st.Type.Local)", qname(st.ct.Name))
+		f.p("\t\treturn nil, d.Errorf(\"xsi:type %%s does not name a type derived from %%s\", st.Type.Local, %s)", goString(qname(st.ct.Name)))
 	} else {
 		f.p("\t\tv = new(%s)", st.name)
 	}
 	f.p("\tdefault:")
-	f.p("\t\treturn nil, d.Errorf(\"xsi:type {%%s}%%s does not derive from the element's type %s\", st.Type.Space, st.Type.Local)", qname(st.ct.Name))
+	f.p("\t\treturn nil, d.Errorf(\"xsi:type {%%s}%%s does not derive from the element's type %%s\", st.Type.Space, st.Type.Local, %s)", goString(qname(st.ct.Name)))
 	f.p("\t}")
 	f.p("\treturn v, v.DecodeXSD(d, st)")
 	f.p("}")

@@ -238,7 +238,7 @@ func (g *generator) emitEncodeContent(f *file, st *goStruct, p *xsd.Particle) {
 		if fd.kind == fieldAny {
 			f.p("\t\treturn e.Errorf(\"an element of the wildcard is not allowed here\")")
 		} else {
-			f.p("\t\treturn e.Errorf(%s)", goString("the element "+fd.el.Name.Local+" occurs more often than the schema allows here"))
+			f.p("\t\treturn e.Errorf(%s)", errorfMessage("the element "+fd.el.Name.Local+" occurs more often than the schema allows here"))
 		}
 		f.p("\t}")
 	}
@@ -271,7 +271,7 @@ func (c *content) emitEncodeSimple(q *xsd.Particle) {
 		}
 		if q.Max > 0 {
 			f.p("\tif len(v.%s) > %d {", fd.name, q.Max)
-			f.p("\t\treturn e.Errorf(%s)", goString("the element "+decl.Name.Local+" occurs more often than the schema allows here"))
+			f.p("\t\treturn e.Errorf(%s)", errorfMessage("the element "+decl.Name.Local+" occurs more often than the schema allows here"))
 			f.p("\t}")
 		}
 		f.p("\tfor i := range v.%s {", fd.name)
@@ -409,7 +409,7 @@ func (c *content) emitEncodeParticle(in string, p *xsd.Particle) {
 		if p.Element != nil {
 			f.p("%s\treturn e.Missing(%s)", in, goString(p.Element.Name.Local))
 		} else {
-			f.p("%s\treturn e.Errorf(%s)", in, goString("one of "+c.expectedOf(p)+" is required"))
+			f.p("%s\treturn e.Errorf(%s)", in, errorfMessage("one of "+c.expectedOf(p)+" is required"))
 		}
 		f.p("%s}", in)
 	}

@@ -47,7 +47,7 @@ func (g *generator) emitWriteValue(f *file, in string, decl *xsd.Element, r *rep
 		text := formatExpr(r, expr)
 		if decl.Fixed != nil {
 			f.p("%sif s, _ := %s.Check(%s); s != %s {", in, r.simple, text, goString(*decl.Fixed))
-			f.p("%s\treturn e.ErrorfIn(%s, %s)", in, local, goString(fmt.Sprintf("the value is fixed to %q", *decl.Fixed)))
+			f.p("%s\treturn e.ErrorfIn(%s, %s)", in, local, errorfMessage(fmt.Sprintf("the value is fixed to %q", *decl.Fixed)))
 			f.p("%s}", in)
 		}
 		if !r.check {

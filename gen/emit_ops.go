@@ -19,7 +19,7 @@ func (g *generator) emitElemFuncs(f *file) {
 			g.emitWriteNil(f, "\t\t", el, r)
 			f.p("\t\treturn nil")
 		} else {
-			f.p("\t\treturn e.Errorf(%s)", goString("the element "+el.Name.Local+" is required and not nillable: give a value"))
+			f.p("\t\treturn e.Errorf(%s)", errorfMessage("the element "+el.Name.Local+" is required and not nillable: give a value"))
 		}
 		f.p("\t}")
 		val := "(*v)"

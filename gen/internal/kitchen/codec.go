@@ -2143,9 +2143,9 @@ func decodeAnyShape(d *xsd.Decoder, st *xsd.Start) (AnyShape, error) {
 	case st.Type == xml.Name{Space: "urn:kitchen", Local: "Cube"}:
 		v = new(Cube)
 	case d.Encoded() != 0:
-		return nil, d.Errorf("xsi:type %s does not name a type derived from {urn:kitchen}Shape", st.Type.Local)
+		return nil, d.Errorf("xsi:type %s does not name a type derived from %s", st.Type.Local, "{urn:kitchen}Shape")
 	default:
-		return nil, d.Errorf("xsi:type {%s}%s does not derive from the element's type {urn:kitchen}Shape", st.Type.Space, st.Type.Local)
+		return nil, d.Errorf("xsi:type {%s}%s does not derive from the element's type %s", st.Type.Space, st.Type.Local, "{urn:kitchen}Shape")
 	}
 	return v, v.DecodeXSD(d, st)
 }
@@ -2251,7 +2251,7 @@ func decodeAnySquare(d *xsd.Decoder, st *xsd.Start) (AnySquare, error) {
 	case d.Encoded() != 0:
 		v = new(Square)
 	default:
-		return nil, d.Errorf("xsi:type {%s}%s does not derive from the element's type {urn:kitchen}Square", st.Type.Space, st.Type.Local)
+		return nil, d.Errorf("xsi:type {%s}%s does not derive from the element's type %s", st.Type.Space, st.Type.Local, "{urn:kitchen}Square")
 	}
 	return v, v.DecodeXSD(d, st)
 }
